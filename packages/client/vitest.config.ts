@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "client",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    typecheck: {
+      enabled: true,
+      include: ["test/**/*.test-d.ts", "src/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.json",
+    },
+  },
+});
