@@ -1,0 +1,94 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres, { type Sql } from "postgres";
+import * as schema from "./schema/index.js";
+
+/** The one drizzle type procedures use, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The raw client, for what drizzle does not cover (LISTEN/NOTIFY). */
+export type Driver = { kind: "pglite"; client: PGlite } | { kind: "postgres"; client: Sql };
+
+/** An open, migrated database. */
+export interface Database {
+  db: Db;
+  kind: Driver["kind"];
+  driver: Driver;
+  /** Runs `select 1`; rejects when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+// Any constant works; it only has to be the same in every process that migrates this database.
+const MIGRATION_LOCK_ID = 7_238_455_001;
+
+/**
+ * Opens the database `DATABASE_URL` names and applies pending migrations.
+ * - unset: PGlite on disk under `dataDir/pglite`
+ * - `memory:`: PGlite in memory
+ * - `postgres://` / `postgresql://`: PostgreSQL via postgres.js; migrations run under an advisory lock
+ *   so processes starting together do not race.
+ * @example const database = await createDatabase("memory:", "./.data");
+ */
+export async function createDatabase(url: string | undefined, dataDir: string): Promise<Database> {
+  if (url?.startsWith("postgres://") || url?.startsWith("postgresql://")) return openPostgres(url);
+  if (url !== undefined && url !== "memory:") {
+    throw new Error("DATABASE_URL must be unset, `memory:`, or a postgres:// URL");
+  }
+  return openPglite(url === "memory:" ? undefined : dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let path: string | undefined;
+  if (dataDir !== undefined) {
+    path = join(dataDir, "pglite");
+    mkdirSync(path, { recursive: true });
+  }
+  const client = await PGlite.create(path);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    db,
+    kind: "pglite",
+    driver: { kind: "pglite", client },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema });
+  const lock = await client.reserve();
+  try {
+    await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => undefined);
+    lock.release();
+  }
+  return {
+    db,
+    kind: "postgres",
+    driver: { kind: "postgres", client },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

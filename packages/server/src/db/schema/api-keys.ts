@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * One row per API key. Only the SHA-256 `hash` of the secret is kept; `start` is its display prefix.
+ * `revoked_at` may lie in the future: a roll schedules the old key's revocation at the end of its grace
+ * period, and status is derived at read time from `revoked_at` and `expires_at`.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    wallet: text("wallet").notNull(),
+    name: text("name").notNull(),
+    hash: text("hash").notNull().unique("api_keys_hash_unique"),
+    start: text("start").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
+    rateLimitLimit: integer("rate_limit_limit"),
+    rateLimitWindowSeconds: integer("rate_limit_window_seconds"),
+    rolledFrom: text("rolled_from"),
+  },
+  (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
+);
+
+/** A stored key row (never leaves the server: procedures map it to the `ApiKey` schema). */
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -1,0 +1,4 @@
+// Every table drizzle knows about; drizzle-kit reads this file to generate migrations.
+export { type ApiKeyRow, apiKeys } from "./api-keys.js";
+export { sessions } from "./sessions.js";
+export { siweNonces } from "./siwe-nonces.js";

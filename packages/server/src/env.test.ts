@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.js";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: "./.data",
+      KEY_PREFIX: "kp",
+      SIWE_DOMAINS: ["localhost"],
+      SIWE_CHAIN_IDS: [1],
+      SESSION_TTL_SECONDS: 86_400,
+      MAX_ACTIVE_KEYS_PER_WALLET: 50,
+      LOG_LEVEL: "info",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.RPC_URL).toBeUndefined();
+  });
+
+  it("parses comma lists and numbers", () => {
+    const env = parseEnv({
+      PORT: "8080",
+      SIWE_DOMAINS: "localhost:3000, example.com",
+      SIWE_CHAIN_IDS: "1,8453",
+      DATABASE_URL: "memory:",
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.SIWE_DOMAINS).toEqual(["localhost:3000", "example.com"]);
+    expect(env.SIWE_CHAIN_IDS).toEqual([1, 8453]);
+    expect(env.DATABASE_URL).toBe("memory:");
+  });
+
+  it("accepts postgres URLs and treats an empty DATABASE_URL as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "postgresql://u@h/db" }).DATABASE_URL).toBe("postgresql://u@h/db");
+    expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("names every invalid setting in one error", () => {
+    const parse = () =>
+      parseEnv({ PORT: "eighty", KEY_PREFIX: "Not_Valid", DATABASE_URL: "mysql://x", SIWE_CHAIN_IDS: "abc" });
+    expect(parse).toThrow(EnvError);
+    expect(parse).toThrow(/PORT/);
+    expect(parse).toThrow(/KEY_PREFIX: must be 1-12 characters/);
+    expect(parse).toThrow(/DATABASE_URL/);
+    expect(parse).toThrow(/SIWE_CHAIN_IDS/);
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+const commaList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    );
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** The schema of every setting the server reads; `parseEnv` applies it. */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || value === "memory:" || /^postgres(ql)?:\/\//.test(value),
+      "must be unset, `memory:`, or a postgres:// / postgresql:// URL",
+    ),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  KEY_PREFIX: z
+    .string()
+    .default("kp")
+    .refine((value) => /^[a-z0-9]{1,12}$/.test(value), "must be 1-12 characters of a-z and 0-9"),
+  SIWE_DOMAINS: commaList("localhost").refine((list) => list.length > 0, "needs at least one host[:port]"),
+  SIWE_CHAIN_IDS: commaList("1").pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[1-9][0-9]*$/, "chain ids must be positive integers")
+          .transform(Number),
+      )
+      .min(1, "needs at least one chain id"),
+  ),
+  SESSION_TTL_SECONDS: positiveInt(86_400),
+  MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
+  RPC_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+/** Parsed, validated settings. */
+export type Env = z.infer<typeof envSchema>;
+
+/** Thrown by `parseEnv` with one line per invalid setting. */
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/**
+ * Validates settings from a plain record (usually `process.env`). Pure: tests pass their own record.
+ * @throws EnvError naming each invalid variable and why.
+ * @example parseEnv({ PORT: "8080", DATABASE_URL: "memory:" })
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  return failWith(`Invalid settings:\n${lines.join("\n")}`);
+}
+
+function failWith(message: string): never {
+  throw new EnvError(message);
+}
+
+/** Reads the process environment; the only place in the server that touches `process.env`. */
+export function loadEnv(): Env {
+  return parseEnv(process.env);
+}
