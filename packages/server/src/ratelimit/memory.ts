@@ -11,6 +11,13 @@ export interface MemoryRateLimiterOptions {
   maxKeys?: number;
 }
 
+/** The in-process limiter: always synchronous. */
+export interface MemoryRateLimiter extends RateLimiter {
+  consume(keyId: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
+  /** Keys currently tracked. */
+  readonly size: number;
+}
+
 interface Window {
   windowSeconds: number;
   start: number;
@@ -23,10 +30,7 @@ interface Window {
  * A key holds one entry, replaced when its window rolls over, so memory is bounded by the
  * number of recently used keys, not by traffic.
  */
-export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter & {
-  consume(keyId: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
-  readonly size: number;
-} {
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
   const maxKeys = options.maxKeys ?? 100_000;
   const windows = new Map<string, Window>();
 
