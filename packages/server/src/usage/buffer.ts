@@ -1,0 +1,200 @@
+import { hourStart, type UsageOutcome } from "./outcome.js";
+
+/** One rollup increment: `count` more verifications of `keyId` in `hour` with `outcome`. */
+export interface UsageCountRow {
+  keyId: string;
+  wallet: string;
+  hour: Date;
+  outcome: UsageOutcome;
+  count: number;
+}
+
+/** What one flush writes. Counts are deltas to add; `lastUsed` moves a key's timestamp forward. */
+export interface UsageBatch {
+  counts: UsageCountRow[];
+  lastUsed: Array<{ keyId: string; at: Date }>;
+}
+
+/** Options of {@link createUsageBuffer}. */
+export interface UsageBufferOptions {
+  /** Writes one batch, e.g. one upsert statement. Rejecting keeps the rows for a later retry. */
+  sink: (batch: UsageBatch) => Promise<void>;
+  /** Flush period. Default 1,000 ms. */
+  flushIntervalMs?: number;
+  /** Flush early once this many (key, hour) entries are pending. Default 5,000. */
+  maxPendingRows?: number;
+  /** A key's `lastUsedAt` is written at most once per this period. Default 60,000 ms. */
+  lastUsedIntervalMs?: number;
+  /** Told about failed background flushes (they are retried on the next tick). */
+  onError?: (error: unknown) => void;
+}
+
+/** Counts verifications in memory and writes them in batches, off the hot path. */
+export interface UsageBuffer {
+  /** Counts one verification. Synchronous and O(1): never waits on a write. */
+  record(keyId: string, wallet: string, outcome: UsageOutcome, atMs: number): void;
+  /** Writes everything pending now (waiting for a flush already in flight first). */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left; rejects, keeping the rows, if the sink fails. */
+  close(): Promise<void>;
+  /** (key, hour) entries waiting to be written. */
+  readonly pendingRows: number;
+}
+
+// One pending entry per (key, hour): outcome counters in USAGE_OUTCOMES order avoid a string per outcome.
+interface Pending {
+  keyId: string;
+  wallet: string;
+  hour: number;
+  counts: [valid: number, rateLimited: number, expired: number, revoked: number];
+}
+
+const OUTCOME_INDEX = { VALID: 0, RATE_LIMITED: 1, EXPIRED: 2, REVOKED: 3 } as const satisfies Record<
+  UsageOutcome,
+  number
+>;
+const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = ["VALID", "RATE_LIMITED", "EXPIRED", "REVOKED"];
+
+/**
+ * Creates the usage buffer. Flushes on an interval, early when `maxPendingRows` entries are
+ * pending, and on `close()`. One flush is in flight at a time; a failed one merges its rows
+ * back, so a counted verification is only ever dropped by a crash, never by an error.
+ *
+ * @example
+ * const usage = createUsageBuffer({ sink: (batch) => writeUsage(db, batch) });
+ * usage.record(key.id, key.wallet, "VALID", Date.now());
+ * process.once("SIGTERM", () => void usage.close());
+ */
+export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
+  const { sink, onError } = options;
+  const maxPendingRows = options.maxPendingRows ?? 5_000;
+  const lastUsedIntervalMs = options.lastUsedIntervalMs ?? 60_000;
+
+  let pending = new Map<string, Pending>();
+  let pendingLastUsed = new Map<string, number>();
+  // When each key's lastUsedAt was last queued: the coalescing memory, pruned as it ages out.
+  const lastQueued = new Map<string, number>();
+  let latestMs = 0;
+  let lastPruneMs = 0;
+  let inFlight: Promise<void> | undefined;
+  let earlyFlushScheduled = false;
+  let failedSinceTick = false;
+  let closed = false;
+
+  const timer = setInterval(() => {
+    failedSinceTick = false;
+    flush().catch((error: unknown) => onError?.(error));
+  }, options.flushIntervalMs ?? 1_000);
+  timer.unref();
+
+  function mergeBack(rows: Map<string, Pending>, lastUsed: Map<string, number>): void {
+    for (const [id, row] of rows) {
+      const entry = pending.get(id);
+      if (entry === undefined) {
+        pending.set(id, row);
+        continue;
+      }
+      entry.counts[0] += row.counts[0];
+      entry.counts[1] += row.counts[1];
+      entry.counts[2] += row.counts[2];
+      entry.counts[3] += row.counts[3];
+    }
+    for (const [keyId, at] of lastUsed) {
+      if ((pendingLastUsed.get(keyId) ?? 0) < at) pendingLastUsed.set(keyId, at);
+    }
+  }
+
+  // Runs off the hot path (in a flush), so its O(keys) walk never delays a verification.
+  function pruneLastQueued(): void {
+    if (latestMs - lastPruneMs < lastUsedIntervalMs) return;
+    lastPruneMs = latestMs;
+    for (const [keyId, at] of lastQueued) {
+      if (latestMs - at >= lastUsedIntervalMs) lastQueued.delete(keyId);
+    }
+  }
+
+  function scheduleEarlyFlush(): void {
+    // After a failure, wait for the next tick rather than retrying on every request.
+    if (earlyFlushScheduled || inFlight !== undefined || failedSinceTick) return;
+    earlyFlushScheduled = true;
+    setImmediate(() => {
+      earlyFlushScheduled = false;
+      flush().catch((error: unknown) => onError?.(error));
+    });
+  }
+
+  async function flushOnce(): Promise<void> {
+    pruneLastQueued();
+    if (pending.size === 0 && pendingLastUsed.size === 0) return;
+    const rows = pending;
+    const lastUsed = pendingLastUsed;
+    pending = new Map();
+    pendingLastUsed = new Map();
+    try {
+      await sink(toBatch(rows, lastUsed));
+    } catch (error) {
+      failedSinceTick = true;
+      mergeBack(rows, lastUsed);
+      throw error;
+    }
+  }
+
+  // Each flush queues behind the previous one, so the sink never runs twice at once.
+  function flush(): Promise<void> {
+    const run = (inFlight ?? Promise.resolve()).catch(() => undefined).then(flushOnce);
+    inFlight = run;
+    run
+      .finally(() => {
+        if (inFlight === run) inFlight = undefined;
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  return {
+    get pendingRows() {
+      return pending.size;
+    },
+    record(keyId, wallet, outcome, atMs) {
+      const hour = hourStart(atMs);
+      const id = `${hour}:${keyId}`;
+      let entry = pending.get(id);
+      if (entry === undefined) {
+        entry = { keyId, wallet, hour, counts: [0, 0, 0, 0] };
+        pending.set(id, entry);
+      }
+      entry.counts[OUTCOME_INDEX[outcome]]++;
+
+      if (atMs > latestMs) latestMs = atMs;
+      const queued = lastQueued.get(keyId);
+      if (queued === undefined || atMs - queued >= lastUsedIntervalMs) {
+        lastQueued.set(keyId, atMs);
+        pendingLastUsed.set(keyId, atMs);
+      }
+      // Once closed there is no timer: a straggler is written right away.
+      if (closed || pending.size >= maxPendingRows) scheduleEarlyFlush();
+    },
+    flush,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      // Verifications finishing during the final write are written too.
+      do await flush();
+      while (pending.size > 0 || pendingLastUsed.size > 0);
+    },
+  };
+}
+
+function toBatch(rows: Map<string, Pending>, lastUsed: Map<string, number>): UsageBatch {
+  const counts: UsageCountRow[] = [];
+  for (const row of rows.values()) {
+    const hour = new Date(row.hour);
+    row.counts.forEach((count, i) => {
+      const outcome = OUTCOMES_BY_INDEX[i];
+      if (count > 0 && outcome !== undefined) {
+        counts.push({ keyId: row.keyId, wallet: row.wallet, hour, outcome, count });
+      }
+    });
+  }
+  return { counts, lastUsed: Array.from(lastUsed, ([keyId, at]) => ({ keyId, at: new Date(at) })) };
+}
