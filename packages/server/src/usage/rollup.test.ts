@@ -3,11 +3,13 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUsageBuffer } from "./buffer.js";
+import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
 import { createSqlUsageSink, type ExecuteSql } from "./rollup.js";
+import { buildUsage, resolveUsageRange } from "./series.js";
 
 // The table shapes the wiring phase will create with drizzle; here they are the fixture.
 const DDL = [
-  `CREATE TABLE api_keys (id text PRIMARY KEY, wallet text NOT NULL, last_used_at timestamptz(3))`,
+  `CREATE TABLE api_keys (id text PRIMARY KEY, wallet text NOT NULL, name text NOT NULL, last_used_at timestamptz(3))`,
   `CREATE TABLE usage_hourly (
      key_id text NOT NULL REFERENCES api_keys (id),
      wallet text NOT NULL,
@@ -20,6 +22,7 @@ const DDL = [
 
 interface Db {
   execute: ExecuteSql;
+  query(text: string, params: Array<string | null>): Promise<unknown[]>;
   rows(text: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
@@ -32,6 +35,7 @@ const targets: Array<{ name: string; open: () => Promise<Db> }> = [
       const pg = await PGlite.create();
       return {
         execute: (text, params) => pg.query(text, params),
+        query: async (text, params) => (await pg.query(text, params)).rows,
         rows: async (text) => (await pg.query<Record<string, unknown>>(text)).rows,
         close: () => pg.close(),
       };
@@ -50,6 +54,7 @@ if (databaseUrl) {
       const sql = postgres(url.toString(), { max: 4, onnotice: () => undefined });
       return {
         execute: (text, params) => sql.unsafe(text, params),
+        query: (text, params) => sql.unsafe(text, params),
         rows: (text) => sql.unsafe(text),
         async close() {
           await sql.end();
@@ -62,6 +67,7 @@ if (databaseUrl) {
 }
 
 const W = "0x000000000000000000000000000000000000dEaD";
+const OTHER = "0x1111111111111111111111111111111111111111";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 describe.each(targets)("usage rollup on $name", ({ open }) => {
@@ -69,10 +75,14 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
   beforeAll(async () => {
     db = await open();
     for (const statement of DDL) await db.execute(statement, []);
-    await db.execute(`INSERT INTO api_keys (id, wallet) SELECT * FROM unnest($1::text[], $2::text[])`, [
-      ["key_a", "key_b"],
-      [W, W],
-    ]);
+    await db.execute(
+      `INSERT INTO api_keys (id, wallet, name) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+      [
+        ["key_a", "key_b", "key_other"],
+        [W, W, OTHER],
+        ["alpha", "beta", "other"],
+      ],
+    );
   });
   afterAll(() => db.close());
 
@@ -98,7 +108,7 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
       ["key_b", "REVOKED", T0 + 3_600_000, 1],
     ]);
     const keys = await db.rows(
-      `SELECT id, extract(epoch FROM last_used_at) * 1000 AS at FROM api_keys ORDER BY id`,
+      `SELECT id, extract(epoch FROM last_used_at) * 1000 AS at FROM api_keys WHERE wallet = '${W}' ORDER BY id`,
     );
     expect(keys.map((k) => [k.id, Number(k.at)])).toEqual([
       ["key_a", T0 + 120_000],
@@ -114,5 +124,34 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
     await usage.close();
     const [row] = await db.rows(`SELECT sum(count)::int AS n FROM usage_hourly WHERE outcome = 'EXPIRED'`);
     expect(row?.n).toBe(20_000);
+  });
+
+  it("reads one wallet's rollup back per key, UTC bucket and outcome", async () => {
+    const usage = createUsageBuffer({ sink: createSqlUsageSink(db.execute), flushIntervalMs: 60_000 });
+    const DAY = 86_400_000;
+    const base = Date.UTC(2030, 0, 1); // after every hour the other tests write
+    usage.record("key_a", W, "VALID", base + 23 * 3_600_000); // last hour of day 1
+    usage.record("key_a", W, "VALID", base + DAY); // first hour of day 2
+    usage.record("key_b", W, "RATE_LIMITED", base + DAY + 1);
+    usage.record("key_other", OTHER, "VALID", base);
+    usage.record("key_a", W, "VALID", base + 3 * DAY); // outside the range
+    await usage.close();
+
+    const result = resolveUsageRange(new Date(base), new Date(base + 3 * DAY), "day");
+    if (!result.ok) throw new Error(result.message);
+    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL, usageRowsParams(W, result.range, null)));
+    const answer = buildUsage({ wallet: W, range: result.range, rows });
+    expect(answer.series.map((s) => [s.valid, s.rateLimited])).toEqual([
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ]);
+    expect(answer.keys.map((k) => [k.keyId, k.name, k.requests])).toEqual([
+      ["key_a", "alpha", 2],
+      ["key_b", "beta", 1],
+    ]);
+
+    const one = parseUsageRows(await db.query(USAGE_ROWS_SQL, usageRowsParams(W, result.range, "key_b")));
+    expect(one.map((r) => [r.keyId, r.count])).toEqual([["key_b", 1]]);
   });
 });
