@@ -1,0 +1,128 @@
+import { bodyLimit, H3, type H3Event, type HTTPError } from "h3";
+import type { DestinationStream, Logger } from "pino";
+import type { Env } from "./env.js";
+import { codeForStatus, type ErrorCode, errorResponse } from "./http/errors.js";
+import { createGuards, originVerdict } from "./http/guards.js";
+import { createLogger } from "./http/logger.js";
+import { corsHeaders } from "./http/origin.js";
+import { createRateLimiter } from "./http/rate-limit.js";
+import { registerChatRoute } from "./routes/chat.js";
+import { type PriceCacheOptions, registerPriceRoutes } from "./routes/prices.js";
+import { MAX_BODY_BYTES } from "./schemas/chat.js";
+import { createAgentClient } from "./upstream/agent.js";
+import { createCoinGeckoClient } from "./upstream/coingecko.js";
+
+/** Knobs for tests and benchmarks; production uses the defaults. */
+export interface CreateAppOptions {
+  /** Where log lines go (one JSON line each); default stdout. Tests capture lines here. */
+  logDestination?: DestinationStream;
+  /** Cache timing; defaults: prices 60 s, charts 30 s, stale-while-revalidate 60 s, 1000 entries. */
+  cache?: Partial<PriceCacheOptions>;
+  /** Rate-limit window length; default one minute (`RATE_LIMIT_PER_MINUTE` per window). */
+  rateLimitWindowMs?: number;
+}
+
+const DEFAULT_CACHE: PriceCacheOptions = {
+  pricesTtlMs: 60_000,
+  chartTtlMs: 30_000,
+  staleWhileRevalidateMs: 60_000,
+  maxEntries: 1_000,
+};
+
+// Messages for errors h3 raises itself; ours carry their own. Never the h3 text, which can quote the URL.
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: "Malformed request",
+  NOT_FOUND: "No such route",
+  METHOD_NOT_SUPPORTED: "Method not allowed on this route",
+  PAYLOAD_TOO_LARGE: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported content type",
+  INTERNAL_SERVER_ERROR: "Internal error",
+};
+
+/**
+ * Builds the dashboard proxy: guards (origin, rate limit, body limit), `/healthz`, the price routes
+ * and chat. Serve it with h3's `serve(app, { port })` or any fetch-compatible server.
+ * @example serve(createApp(parseEnv(process.env)), { port: 3001 })
+ */
+export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
+  const logger = createLogger(env.LOG_LEVEL, options.logDestination);
+  const allowedOrigins = new Set(env.ALLOWED_ORIGINS);
+  const startedAt = new WeakMap<H3Event, number>();
+
+  const app = new H3({
+    // h3 would print unhandled errors in full; ours go through pino without request data.
+    silent: true,
+    onRequest: (event) => {
+      startedAt.set(event, performance.now());
+    },
+    onError: (error) => mapError(error, logger),
+    onResponse: (response, event) => {
+      const verdict = originVerdict(event, allowedOrigins);
+      if (verdict.kind === "allowed") {
+        for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
+          response.headers.set(name, value);
+      }
+      logRequest(logger, event, response.status, startedAt.get(event));
+    },
+  });
+
+  app.use(
+    createGuards({
+      allowedOrigins,
+      rateLimiter: createRateLimiter({
+        limit: env.RATE_LIMIT_PER_MINUTE,
+        windowMs: options.rateLimitWindowMs ?? 60_000,
+      }),
+    }),
+  );
+  app.use(bodyLimit(MAX_BODY_BYTES));
+
+  app.get("/healthz", () => Response.json({ status: "ok" }, { headers: { "cache-control": "no-store" } }));
+
+  registerPriceRoutes(app, {
+    client: createCoinGeckoClient({
+      baseUrl: env.COINGECKO_BASE_URL,
+      apiKey: env.COINGECKO_API_KEY,
+      keyHeader: env.COINGECKO_KEY_HEADER,
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    }),
+    cache: { ...DEFAULT_CACHE, ...options.cache },
+    logger,
+  });
+
+  registerChatRoute(app, {
+    agent:
+      env.AGENT_URL === undefined
+        ? undefined
+        : createAgentClient({
+            url: env.AGENT_URL,
+            apiKey: env.AGENT_API_KEY,
+            headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
+          }),
+    logger,
+  });
+
+  return app;
+}
+
+function mapError(error: HTTPError, logger: Logger): Response {
+  const code = error.unhandled ? "INTERNAL_SERVER_ERROR" : codeForStatus(error.status);
+  if (code === "INTERNAL_SERVER_ERROR") {
+    // Name only: messages of third-party errors are not ours to vouch for.
+    logger.error({ error: error.cause instanceof Error ? error.cause.name : error.name }, "unhandled error");
+  }
+  return errorResponse({ code, message: MESSAGES[code] ?? "Request failed" });
+}
+
+function logRequest(logger: Logger, event: H3Event, status: number, start: number | undefined): void {
+  logger.info(
+    {
+      method: event.req.method,
+      // The path only: query strings are the client's business, not our logs'.
+      path: event.url.pathname,
+      status,
+      durationMs: start === undefined ? undefined : Math.round(performance.now() - start),
+    },
+    "request",
+  );
+}

@@ -1,0 +1,51 @@
+/** The verdict for one request. */
+export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Counts requests per client in fixed windows. */
+export interface RateLimiter {
+  hit(client: string): RateLimitVerdict;
+}
+
+/** Limit per window, and the clock (injectable so unit tests need no waiting). */
+export interface RateLimiterOptions {
+  limit: number;
+  windowMs: number;
+  now?: () => number;
+}
+
+/**
+ * A fixed-window limiter: each client's window opens at its first request and lasts `windowMs`.
+ * Expired windows are swept once per window, so memory follows the number of recent clients.
+ * @example createRateLimiter({ limit: 600, windowMs: 60_000 }).hit("203.0.113.7")
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const now = options.now ?? Date.now;
+  const windows = new Map<string, { start: number; count: number }>();
+  let lastSweep = now();
+
+  const sweep = (at: number) => {
+    if (at - lastSweep < options.windowMs) return;
+    lastSweep = at;
+    for (const [client, window] of windows) {
+      if (at - window.start >= options.windowMs) windows.delete(client);
+    }
+  };
+
+  return {
+    hit(client) {
+      const at = now();
+      sweep(at);
+      const window = windows.get(client);
+      if (window === undefined || at - window.start >= options.windowMs) {
+        windows.set(client, { start: at, count: 1 });
+        return { allowed: true };
+      }
+      if (window.count < options.limit) {
+        window.count += 1;
+        return { allowed: true };
+      }
+      const retryAfterSeconds = Math.max(1, Math.ceil((window.start + options.windowMs - at) / 1_000));
+      return { allowed: false, retryAfterSeconds };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { ChatRequest } from "../schemas/chat.js";
+import type {
+  ChartQuery,
+  ChartResponse,
+  MarketsQuery,
+  MarketsResponse,
+  SimplePriceQuery,
+  SimplePriceResponse,
+} from "../schemas/prices.js";
+
+/** Method and path of each proxy route; the app registers exactly these. */
+export const DASHBOARD_ROUTES = {
+  "prices.simple": { method: "GET", path: "/api/prices/simple" },
+  "prices.markets": { method: "GET", path: "/api/prices/markets" },
+  "prices.chart": { method: "GET", path: "/api/prices/chart/:id" },
+  chat: { method: "POST", path: "/api/chat" },
+} as const;
+
+/** Route names, e.g. `"prices.simple"`. */
+export type DashboardRouteName = keyof typeof DASHBOARD_ROUTES;
+
+/**
+ * What each route takes and answers, for the typed client. `query` is the wire form (strings);
+ * `response` is the JSON body on 200. Chat answers with the agent's stream, not JSON.
+ */
+export interface DashboardRoutes {
+  "prices.simple": {
+    method: "GET";
+    path: "/api/prices/simple";
+    params: Record<never, never>;
+    query: SimplePriceQuery;
+    response: SimplePriceResponse;
+  };
+  "prices.markets": {
+    method: "GET";
+    path: "/api/prices/markets";
+    params: Record<never, never>;
+    query: MarketsQuery;
+    response: MarketsResponse;
+  };
+  "prices.chart": {
+    method: "GET";
+    path: "/api/prices/chart/:id";
+    params: { id: string };
+    query: ChartQuery;
+    response: ChartResponse;
+  };
+  chat: {
+    method: "POST";
+    path: "/api/chat";
+    params: Record<never, never>;
+    body: ChatRequest;
+    response: ReadableStream<Uint8Array>;
+  };
+}

@@ -1,0 +1,56 @@
+import type { ApiError } from "../http/errors.js";
+
+/**
+ * Why an upstream call did not produce a usable answer. A value, not an exception: routes map it
+ * to a status. `detail` is for our logs only (a status or an error code, never a URL or a body).
+ */
+export type UpstreamFailure =
+  | { kind: "rate_limited"; retryAfterSeconds: number; detail: string }
+  | { kind: "timeout"; detail: string }
+  | { kind: "bad_gateway"; detail: string }
+  | { kind: "not_found"; detail: string }
+  | { kind: "rejected"; detail: string }
+  | { kind: "client_closed"; detail: string };
+
+/** The outcome of one upstream call. */
+export type UpstreamResult<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
+
+/** Used when an upstream 429 carries no usable `Retry-After`. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+const MAX_RETRY_AFTER_SECONDS = 3_600;
+
+/**
+ * Reads `Retry-After` (delta-seconds or an HTTP date), clamped to 1 s..1 h.
+ * @example parseRetryAfter("12", Date.now()) // 12
+ */
+export function parseRetryAfter(header: string | null, nowMs: number): number {
+  const clamp = (seconds: number) => Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(seconds)));
+  if (header === null) return DEFAULT_RETRY_AFTER_SECONDS;
+  const value = header.trim();
+  if (/^[0-9]+$/.test(value)) return clamp(Number(value));
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return DEFAULT_RETRY_AFTER_SECONDS;
+  return clamp((date - nowMs) / 1_000);
+}
+
+/** Maps a failure to the error envelope the client sees; `service` names the upstream in plain words. */
+export function failureToApiError(failure: UpstreamFailure, service: string): ApiError {
+  switch (failure.kind) {
+    case "rate_limited":
+      return {
+        code: "TOO_MANY_REQUESTS",
+        message: `The ${service} is rate limiting us; retry after ${failure.retryAfterSeconds} s`,
+        headers: { "retry-after": String(failure.retryAfterSeconds) },
+      };
+    case "timeout":
+      return { code: "GATEWAY_TIMEOUT", message: `The ${service} did not answer in time` };
+    case "not_found":
+      return { code: "NOT_FOUND", message: `The ${service} does not know this coin` };
+    case "rejected":
+      return { code: "BAD_REQUEST", message: `The ${service} rejected the request` };
+    case "client_closed":
+      return { code: "CLIENT_CLOSED_REQUEST", message: "The request was cancelled by the client" };
+    case "bad_gateway":
+      return { code: "BAD_GATEWAY", message: `The ${service} failed to answer` };
+  }
+}
