@@ -1,0 +1,88 @@
+import { LRUCache } from "lru-cache";
+import type { KeyRecord } from "./record.js";
+
+/** Options of {@link createKeyCache}. */
+export interface KeyCacheOptions {
+  /** Most keys cached. Default 100,000 (a few hundred bytes each). */
+  max?: number;
+  /**
+   * Safety net only: revoke and roll invalidate explicitly, so this bounds how long a missed
+   * invalidation could last, not how fresh an entry normally is. Default 60 s.
+   */
+  ttlMs?: number;
+  /** Most unknown hashes remembered. Default 10,000. */
+  negativeMax?: number;
+  /** How long an unknown hash is remembered. Default 60 s. */
+  negativeTtlMs?: number;
+}
+
+/** The in-process cache of key records by secret hash, with an id index for invalidation. */
+export interface KeyCache {
+  /** The record, `null` for a hash known not to exist, `undefined` when not cached. */
+  get(hash: string): KeyRecord | null | undefined;
+  /** A token to take before loading; {@link set} ignores loads that an invalidation overtook. */
+  generation(): number;
+  /** Caches a loaded record (or its absence), unless an invalidation happened since `generation`. */
+  set(hash: string, record: KeyRecord | null, generation: number): void;
+  /** Forgets one key, e.g. after its revoke or roll. */
+  invalidate(keyId: string): void;
+  /** Forgets everything, e.g. after missing notifications while disconnected. */
+  clear(): void;
+  readonly size: number;
+}
+
+/**
+ * Creates the key cache: a bounded LRU of records plus a small negative cache of hashes that
+ * matched no key. The negative cache cannot hide a new key: a secret is 190 random bits, so
+ * its hash is never looked up before the key exists, and roll issues a new secret (new hash)
+ * rather than reusing one. Only a forged guess could be cached before creation, and that is
+ * already a guessed secret.
+ */
+export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
+  const idToHash = new Map<string, string>();
+  const records = new LRUCache<string, KeyRecord>({
+    max: options.max ?? 100_000,
+    ttl: options.ttlMs ?? 60_000,
+    // Keeps the id index exactly as large as the cache, whatever removes an entry.
+    dispose: (record, hash) => {
+      if (idToHash.get(record.id) === hash) idToHash.delete(record.id);
+    },
+  });
+  const unknown = new LRUCache<string, true>({
+    max: options.negativeMax ?? 10_000,
+    ttl: options.negativeTtlMs ?? 60_000,
+  });
+  let generation = 0;
+
+  return {
+    get size() {
+      return records.size;
+    },
+    get(hash) {
+      const record = records.get(hash);
+      if (record !== undefined) return record;
+      return unknown.has(hash) ? null : undefined;
+    },
+    generation: () => generation,
+    set(hash, record, token) {
+      if (token !== generation) return;
+      if (record === null) {
+        unknown.set(hash, true);
+        return;
+      }
+      records.set(hash, record);
+      idToHash.set(record.id, hash);
+    },
+    invalidate(keyId) {
+      generation++;
+      const hash = idToHash.get(keyId);
+      if (hash !== undefined) records.delete(hash);
+    },
+    clear() {
+      generation++;
+      records.clear();
+      unknown.clear();
+      idToHash.clear();
+    },
+  };
+}

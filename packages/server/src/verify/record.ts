@@ -1,0 +1,25 @@
+/** What verification needs to know about a key: the cached projection of its row. */
+export interface KeyRecord {
+  id: string;
+  wallet: string;
+  name: string;
+  expiresAt: Date | null;
+  /** May lie in the future: a rolled key's old secret works until the end of its grace period. */
+  revokedAt: Date | null;
+  rateLimit: { limit: number; windowSeconds: number } | null;
+}
+
+/** The codes of API.md's `Verification`. */
+export const VERIFICATION_CODES = ["VALID", "NOT_FOUND", "REVOKED", "EXPIRED", "RATE_LIMITED"] as const;
+
+export type VerificationCode = (typeof VERIFICATION_CODES)[number];
+
+/** API.md's `Verification`. */
+export interface Verification {
+  valid: boolean;
+  code: VerificationCode;
+  keyId: string | null;
+  wallet: string | null;
+  expiresAt: Date | null;
+  ratelimit: { limit: number; remaining: number; resetAt: Date } | null;
+}
