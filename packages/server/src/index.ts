@@ -1,1 +1,31 @@
-export {};
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "./routers/_app.js";
+
+// Types for clients (import with `import type`).
+export type { AppRouter } from "./routers/_app.js";
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+// Running the server in-process.
+export { type App, type CreateAppOptions, createApp } from "./app.js";
+export { type Env, parseEnv } from "./env.js";
+// Schemas: the single source of the API's shapes.
+export {
+  type ApiKey,
+  type ApiKeyStatus,
+  apiKey,
+  apiKeyStatus,
+  createKeyInput,
+  createKeyOutput,
+  listKeysInput,
+  listKeysOutput,
+  type RateLimit,
+  rateLimit,
+  revokeKeyInput,
+  revokeKeyOutput,
+  rollKeyInput,
+  rollKeyOutput,
+} from "./schemas/api-key.js";
+export { nonceOutput, verifyInput, verifyOutput } from "./schemas/auth.js";
+export { keyId, wallet, walletInput } from "./schemas/common.js";
+export { type ErrorEnvelope, errorEnvelope } from "./schemas/error.js";

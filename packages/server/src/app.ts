@@ -1,0 +1,111 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { createSiweSettings } from "./auth/siwe.js";
+import type { Services } from "./context.js";
+import { createDatabase, type Database } from "./db/database.js";
+import type { Env } from "./env.js";
+import { createRequestHandler, type FastRoute } from "./http/handler.js";
+import { createOpenApiDocument } from "./http/openapi.js";
+import { collectRestRoutes } from "./http/rest.js";
+import { createLogger } from "./logger.js";
+import { appRouter } from "./routers/_app.js";
+
+/** Procedures whose REST route answers 201 Created. */
+const CREATED = new Set(["keys.create", "keys.roll"]);
+
+export interface CreateAppOptions {
+  /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
+  database?: Database;
+  logger?: Logger;
+  /** Exact `"METHOD /path"` handlers dispatched before everything else. */
+  fastRoutes?: ReadonlyMap<string, FastRoute>;
+  /** How long `close()` waits for in-flight requests before dropping connections. */
+  shutdownTimeoutMs?: number;
+}
+
+/** A built, not yet listening server. */
+export interface App {
+  server: Server;
+  services: Services;
+  /** Starts listening; resolves with the bound port (useful with port 0). */
+  listen(port: number, host?: string): Promise<number>;
+  /** Registers a hook that `close()` runs, in registration order, after requests drain and before the database closes. */
+  onShutdown(hook: () => Promise<void> | void): void;
+  /** Stops accepting, lets in-flight requests finish, runs the shutdown hooks, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the database (migrated), the router and the node HTTP server, without listening.
+ * @example
+ * const app = await createApp(parseEnv({ DATABASE_URL: "memory:" }));
+ * const port = await app.listen(0, "127.0.0.1");
+ * await app.close();
+ */
+export async function createApp(env: Env, options: CreateAppOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(env.LOG_LEVEL);
+  const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
+  const services: Services = { database, env, logger, siwe: createSiweSettings(env) };
+  const restRoutes = collectRestRoutes(appRouter, CREATED);
+  const openApiDocument = createOpenApiDocument(appRouter, {
+    created: new Set([...CREATED].map((path) => path.replace(".", "-"))),
+    version: "0.1.0",
+  });
+  const handler = createRequestHandler({
+    router: appRouter,
+    services,
+    restRoutes,
+    openApiDocument,
+    fastRoutes: options.fastRoutes ?? new Map(),
+  });
+  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  const hooks: (() => Promise<void> | void)[] = [];
+  let closing: Promise<void> | undefined;
+
+  async function shutdown(): Promise<void> {
+    await stopServer(server, options.shutdownTimeoutMs ?? 10_000);
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        logger.error({ err: error }, "shutdown hook failed");
+      }
+    }
+    if (!options.database) await database.close();
+  }
+
+  return {
+    server,
+    services,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const address: AddressInfo | string | null = server.address();
+          resolve(typeof address === "object" && address !== null ? address.port : port);
+        });
+      }),
+    onShutdown: (hook) => {
+      hooks.push(hook);
+    },
+    close: () => {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+}
+
+function stopServer(server: Server, timeoutMs: number): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { OpenAPIObject } from "trpc-to-openapi";
+import { createContext, type Services } from "../context.js";
+import type { AppRouter } from "../routers/_app.js";
+import { MAX_BODY_BYTES } from "./body.js";
+import { DOCS_HTML } from "./docs.js";
+import { sendError, sendJson } from "./errors.js";
+import { callRestRoute, matchRestRoute, type RestRoute } from "./rest.js";
+
+/** A handler for one exact `METHOD /path`, checked before anything else (hot paths such as verify). */
+export type FastRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  services: Services,
+) => void | Promise<void>;
+
+export interface RequestHandlerOptions {
+  router: AppRouter;
+  services: Services;
+  restRoutes: readonly RestRoute[];
+  openApiDocument: OpenAPIObject;
+  /** Keyed by `"POST /api-keys/verify"`: exact method and path, no query. */
+  fastRoutes: ReadonlyMap<string, FastRoute>;
+}
+
+/**
+ * The whole HTTP surface as one node request listener: fast routes, /trpc, /healthz, /openapi.json,
+ * /docs, then the REST routes. Logs one line per request (method, route, status, duration), never a body.
+ */
+export function createRequestHandler(options: RequestHandlerOptions) {
+  const { services, restRoutes, router } = options;
+  const openApiJson = JSON.stringify(options.openApiDocument);
+  const trpc = createHTTPHandler({
+    router,
+    basePath: "/trpc/",
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: ({ req }) => createContext(services, req),
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        services.logger.error({ err: error.cause ?? error, path }, "procedure failed");
+    },
+  });
+
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    pathname: string,
+  ): Promise<string> {
+    const fast = options.fastRoutes.get(`${method} ${pathname}`);
+    if (fast) {
+      await fast(req, res, services);
+      return pathname;
+    }
+    if (pathname === "/trpc" || pathname.startsWith("/trpc/")) {
+      trpc(req, res);
+      return "/trpc";
+    }
+    if (method === "GET" && pathname === "/healthz") {
+      const healthy = await services.database.ping().then(
+        () => true,
+        () => false,
+      );
+      sendJson(
+        res,
+        healthy ? 200 : 503,
+        healthy ? { ok: true } : { ok: false, code: "SERVICE_UNAVAILABLE", message: "Database unreachable" },
+      );
+      return pathname;
+    }
+    if (method === "GET" && pathname === "/openapi.json") {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(openApiJson);
+      return pathname;
+    }
+    if (method === "GET" && pathname === "/docs") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(DOCS_HTML);
+      return pathname;
+    }
+    const match = matchRestRoute(restRoutes, method, pathname);
+    if (!match) {
+      sendJson(res, 404, { code: "NOT_FOUND", message: `No route for ${method} ${pathname}` });
+      return "(unmatched)";
+    }
+    const label = match.route.template;
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const ctx = createContext(services, req);
+      const data = await callRestRoute(router, match.route, req, url, match.params, ctx);
+      sendJson(res, match.route.successStatus, data);
+    } catch (cause) {
+      if (!res.headersSent) sendError(res, cause);
+    }
+    return label;
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    const raw = req.url ?? "/";
+    const query = raw.indexOf("?");
+    const pathname = query === -1 ? raw : raw.slice(0, query);
+    route(req, res, method, pathname).then(
+      (label) => {
+        logWhenDone(res, () =>
+          services.logger.info(
+            {
+              method,
+              route: label,
+              status: res.statusCode,
+              durationMs: Math.round((performance.now() - started) * 10) / 10,
+            },
+            "request",
+          ),
+        );
+      },
+      (cause: unknown) => {
+        services.logger.error({ err: cause, method }, "request handler failed");
+        if (!res.headersSent) sendError(res, cause);
+      },
+    );
+  };
+}
+
+function logWhenDone(res: ServerResponse, log: () => void): void {
+  if (res.writableFinished) log();
+  else res.once("finish", log);
+}

@@ -1,0 +1,31 @@
+import type { ApiKeyRow } from "../db/schema/index.js";
+import type { ApiKey, ApiKeyStatus } from "../schemas/api-key.js";
+
+/**
+ * Status at `now`: revoked once `revokedAt` has passed (a roll's grace period puts it in the future),
+ * else expired once `expiresAt` has passed, else active.
+ */
+export function deriveStatus(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt">, now: Date): ApiKeyStatus {
+  if (row.revokedAt !== null && row.revokedAt <= now) return "revoked";
+  if (row.expiresAt !== null && row.expiresAt <= now) return "expired";
+  return "active";
+}
+
+/** Maps a stored row to the public `ApiKey` shape (the hash never leaves). */
+export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
+  return {
+    id: row.id,
+    wallet: row.wallet,
+    name: row.name,
+    start: row.start,
+    status: deriveStatus(row, now),
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    rateLimit:
+      row.rateLimitLimit !== null && row.rateLimitWindowSeconds !== null
+        ? { limit: row.rateLimitLimit, windowSeconds: row.rateLimitWindowSeconds }
+        : null,
+  };
+}

@@ -1,0 +1,168 @@
+import { and, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
+import type { RateLimit } from "../schemas/api-key.js";
+import { encodeCursor, type PageCursor } from "./cursor.js";
+import { newKeyId } from "./id.js";
+import { newKey } from "./secret.js";
+
+/** Which keys a list returns. */
+export type StatusFilter = "active" | "revoked" | "expired" | "all";
+
+function notRevoked(now: Date): SQL | undefined {
+  return or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, now));
+}
+
+function notExpired(now: Date): SQL | undefined {
+  return or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now));
+}
+
+/** SQL twin of `deriveStatus`. */
+function statusCondition(status: StatusFilter, now: Date): SQL | undefined {
+  switch (status) {
+    case "active":
+      return and(notRevoked(now), notExpired(now));
+    case "revoked":
+      return lte(apiKeys.revokedAt, now);
+    case "expired":
+      return and(notRevoked(now), lte(apiKeys.expiresAt, now));
+    case "all":
+      return undefined;
+  }
+}
+
+export interface CreateKeyParams {
+  wallet: string;
+  name: string;
+  expiresAt: Date | null;
+  rateLimit: RateLimit | null;
+  prefix: string;
+  maxActiveKeys: number;
+  now: Date;
+}
+
+/**
+ * Inserts a key unless the wallet already holds `maxActiveKeys` active ones. The count and the insert
+ * run in one transaction under a per-wallet advisory lock, so concurrent creates cannot overshoot.
+ */
+export async function createKey(db: Db, params: CreateKeyParams) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${params.wallet}`}))`);
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.wallet, params.wallet), statusCondition("active", params.now)));
+    if ((count?.n ?? 0) >= params.maxActiveKeys) return { ok: false as const };
+    const secret = newKey(params.prefix);
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newKeyId(),
+        wallet: params.wallet,
+        name: params.name,
+        hash: secret.hash,
+        start: secret.start,
+        createdAt: params.now,
+        expiresAt: params.expiresAt,
+        rateLimitLimit: params.rateLimit?.limit ?? null,
+        rateLimitWindowSeconds: params.rateLimit?.windowSeconds ?? null,
+      })
+      .returning();
+    if (!row) throw new Error("insert returned no row");
+    return { ok: true as const, key: secret.key, row };
+  });
+}
+
+export interface ListKeysParams {
+  wallet: string;
+  status: StatusFilter;
+  limit: number;
+  cursor: PageCursor | null;
+  now: Date;
+}
+
+/** One page of a wallet's keys, newest first, with the cursor of the next page (null at the end). */
+export async function listKeys(db: Db, params: ListKeysParams) {
+  const after = params.cursor
+    ? or(
+        lt(apiKeys.createdAt, params.cursor.createdAt),
+        and(eq(apiKeys.createdAt, params.cursor.createdAt), lt(apiKeys.id, params.cursor.id)),
+      )
+    : undefined;
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.wallet, params.wallet), statusCondition(params.status, params.now), after))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(params.limit + 1);
+  const page = rows.slice(0, params.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > params.limit && last ? encodeCursor(last) : null;
+  return { rows: page, nextCursor };
+}
+
+/**
+ * Revokes a key of this wallet now; a key already revoked is returned unchanged (idempotent).
+ * @returns null when the wallet has no such key.
+ */
+export async function revokeKey(db: Db, id: string, wallet: string, now: Date): Promise<ApiKeyRow | null> {
+  const owned = and(eq(apiKeys.id, id), eq(apiKeys.wallet, wallet));
+  const [updated] = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(owned, notRevoked(now)))
+    .returning();
+  if (updated) return updated;
+  const [existing] = await db.select().from(apiKeys).where(owned).limit(1);
+  return existing ?? null;
+}
+
+export interface RollKeyParams {
+  id: string;
+  wallet: string;
+  gracePeriodSeconds: number;
+  prefix: string;
+  now: Date;
+}
+
+/**
+ * Replaces an active, never-rolled key with a new secret that inherits name, rate limit and expiry.
+ * The old key's revocation is scheduled at `min(now + grace, its expiry)`.
+ */
+export async function rollKey(db: Db, params: RollKeyParams) {
+  return db.transaction(async (tx) => {
+    const [old] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, params.id), eq(apiKeys.wallet, params.wallet)))
+      .for("update");
+    if (!old) return { ok: false as const, reason: "not_found" as const };
+    const expired = old.expiresAt !== null && old.expiresAt <= params.now;
+    if (old.revokedAt !== null || expired) return { ok: false as const, reason: "not_active" as const };
+    const graceEnd = params.now.getTime() + params.gracePeriodSeconds * 1000;
+    const revokeAt = new Date(Math.min(graceEnd, old.expiresAt?.getTime() ?? graceEnd));
+    const [previous] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: revokeAt })
+      .where(eq(apiKeys.id, old.id))
+      .returning();
+    const secret = newKey(params.prefix);
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newKeyId(),
+        wallet: old.wallet,
+        name: old.name,
+        hash: secret.hash,
+        start: secret.start,
+        createdAt: params.now,
+        expiresAt: old.expiresAt,
+        rateLimitLimit: old.rateLimitLimit,
+        rateLimitWindowSeconds: old.rateLimitWindowSeconds,
+        rolledFrom: old.id,
+      })
+      .returning();
+    if (!row || !previous) throw new Error("roll wrote no row");
+    return { ok: true as const, key: secret.key, row, previous };
+  });
+}

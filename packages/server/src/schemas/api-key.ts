@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { keyId, timestamp, timestampInput, wallet, walletInput } from "./common.js";
+
+/** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
+export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
+
+/** A per-key rate limit: at most `limit` verifications per `windowSeconds`. */
+export const rateLimit = z
+  .object({
+    limit: z.number().int().min(1).max(1_000_000),
+    windowSeconds: z.number().int().min(1).max(86_400),
+  })
+  .meta({ id: "RateLimit" });
+
+/** A key as every route returns it. The secret is never part of it. */
+export const apiKey = z
+  .object({
+    id: keyId,
+    wallet,
+    name: z.string(),
+    start: z.string().meta({ description: "Key prefix plus the first 4 random characters, for display" }),
+    status: apiKeyStatus,
+    createdAt: timestamp,
+    expiresAt: timestamp.nullable(),
+    lastUsedAt: timestamp.nullable(),
+    revokedAt: timestamp.nullable().meta({
+      description:
+        "When the key is or will be revoked. During a roll's grace period this lies in the future and the key is still active.",
+    }),
+    rateLimit: rateLimit.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+/** Body of create. */
+export const createKeyInput = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[^\p{Cc}]+$/u, "must be printable characters only"),
+  expiresAt: timestampInput.optional(),
+  rateLimit: rateLimit.optional(),
+  wallet: walletInput.optional().meta({ description: "Optional; if given it must be the session's wallet" }),
+});
+
+export const createKeyOutput = z.object({
+  key: z.string().meta({ description: "The secret. Returned once, here, and never again." }),
+  apiKey,
+});
+
+export const listKeysInput = z.object({
+  wallet: walletInput,
+  status: z.enum(["active", "revoked", "expired", "all"]).default("all"),
+  limit: z.number().int().min(1).max(100).default(50),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "Opaque cursor from a previous page's nextCursor" }),
+});
+
+export const listKeysOutput = z.object({
+  keys: z.array(apiKey),
+  nextCursor: z
+    .string()
+    .nullable()
+    .meta({ description: "Pass as `cursor` for the next page; null at the end" }),
+});
+
+export const revokeKeyInput = z.object({ id: keyId });
+export const revokeKeyOutput = z.object({ apiKey });
+
+export const rollKeyInput = z.object({
+  id: keyId,
+  gracePeriodSeconds: z.number().int().min(0).max(604_800).default(0),
+});
+
+export const rollKeyOutput = z.object({
+  key: z.string().meta({ description: "The new secret. Returned once, here, and never again." }),
+  apiKey,
+  previous: apiKey,
+});
+
+export type ApiKey = z.infer<typeof apiKey>;
+export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;
+export type RateLimit = z.infer<typeof rateLimit>;

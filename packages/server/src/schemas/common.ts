@@ -1,0 +1,36 @@
+import { getAddress } from "viem";
+import { z } from "zod";
+import { KEY_ID_PATTERN } from "../keys/id.js";
+
+const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/** A wallet in any case; parsed to its EIP-55 checksummed form. */
+export const walletInput = z
+  .string()
+  .regex(WALLET_PATTERN, "must be an EVM address: 0x followed by 40 hex characters")
+  .transform((value) => getAddress(value.toLowerCase()))
+  .meta({
+    description: "EVM address, any case (returned EIP-55 checksummed)",
+    example: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+  });
+
+/** A wallet as the server returns it: EIP-55 checksummed. */
+export const wallet = z.string().regex(WALLET_PATTERN).meta({
+  description: "EIP-55 checksummed EVM address",
+  example: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+});
+
+/** `key_` + at least 16 base62 characters. */
+export const keyId = z
+  .string()
+  .regex(KEY_ID_PATTERN, "must be a key id: key_ followed by 16-64 base62 characters")
+  .meta({ description: "Key id", example: "key_7dG2kQx9LmN4pR8sT1vW3y" });
+
+/** A point in time: `Date` over tRPC (superjson), ISO-8601 string over REST. */
+export const timestamp = z.date().meta({ format: "date-time", description: "ISO-8601 timestamp" });
+
+/** A time sent by a caller: a `Date` over tRPC, an ISO-8601 string with offset over REST. */
+export const timestampInput = z
+  .union([z.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => new Date(value))
+  .meta({ description: "ISO-8601 timestamp with offset, e.g. 2030-01-01T00:00:00Z" });

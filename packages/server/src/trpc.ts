@@ -1,0 +1,41 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZodError } from "zod";
+import { findSessionWallet } from "./auth/session.js";
+import type { Context } from "./context.js";
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    transformer: superjson,
+    // Never ship stack traces, whatever NODE_ENV says.
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const issues =
+        error.code === "BAD_REQUEST" && error.cause instanceof ZodError
+          ? error.cause.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }))
+          : undefined;
+      return { ...shape, data: { ...shape.data, stack: undefined, issues } };
+    },
+  });
+
+/** Composes procedures into a router. */
+export const router = t.router;
+
+/** A procedure anyone may call. */
+export const publicProcedure = t.procedure;
+
+/** Turns a router into a server-side caller (tests, REST mapping). */
+export const createCallerFactory = t.createCallerFactory;
+
+/** A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in `ctx.wallet`. */
+export const sessionProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const token = ctx.bearerToken;
+  const wallet = token === null ? null : await findSessionWallet(ctx.db, token);
+  if (token === null || wallet === null) {
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "A valid session token is required" });
+  }
+  return next({ ctx: { ...ctx, wallet, bearerToken: token } });
+});

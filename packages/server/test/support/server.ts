@@ -1,0 +1,51 @@
+import { type App, createApp } from "../../src/app.js";
+import { parseEnv } from "../../src/env.js";
+import type { DatabaseTarget } from "./databases.js";
+
+/** A running app on a loopback port. */
+export interface TestServer {
+  app: App;
+  /** e.g. `http://127.0.0.1:54321` */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on 127.0.0.1:0 over the target's shared database (logs silenced).
+ * `env` overrides settings, e.g. `{ MAX_ACTIVE_KEYS_PER_WALLET: "3" }`.
+ */
+export async function startTestServer(
+  target: Pick<DatabaseTarget, "database" | "url">,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const app = await createApp(parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "silent", ...env }), {
+    database: target.database,
+  });
+  const port = await app.listen(0, "127.0.0.1");
+  return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+/** A JSON request helper: returns status and parsed body (or raw text when not JSON). */
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(baseUrl + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
