@@ -1,0 +1,104 @@
+import { request as httpRequest } from "node:http";
+import { serve } from "h3";
+import { type CreateAppOptions, createApp, type EnvSource, parseEnv } from "../../src/index.js";
+
+/** Upstream secrets the tests hand the proxy; none may ever come back out. */
+export const COINGECKO_KEY = "CG-test-coingecko-key-7f3a9c1e";
+export const AGENT_KEY = "agent-test-key-51d0b6e2";
+
+/** A response as the test saw it. */
+export interface Seen {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** The proxy running on 127.0.0.1, with everything it said recorded for secret scans. */
+export interface RunningProxy {
+  url: string;
+  logLines: string[];
+  /** Fetches `path`, reads the whole body, records it. */
+  call(path: string, init?: RequestInit): Promise<Seen>;
+  /** Sends `path` byte for byte (no client-side `..` folding or re-encoding), records it. */
+  raw(path: string, method?: string): Promise<Seen>;
+  /** Fetches without reading the body (for streams); headers are recorded. */
+  open(path: string, init?: RequestInit): Promise<Response>;
+  /** Every response header, body and log line so far, for secret scans. */
+  transcript(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `createApp` with h3's `serve()` on port 0 and a log capture.
+ * @example const proxy = await startProxy({ COINGECKO_BASE_URL: cg.baseUrl, COINGECKO_API_KEY: COINGECKO_KEY })
+ */
+export async function startProxy(env: EnvSource, options: CreateAppOptions = {}): Promise<RunningProxy> {
+  const logLines: string[] = [];
+  const seen: string[] = [];
+  const app = createApp(parseEnv(env), {
+    logDestination: { write: (line) => void logLines.push(line) },
+    ...options,
+  });
+  const server = serve(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  await server.ready();
+  const url = (server.url ?? "").replace(/\/$/, "");
+
+  const record = (result: Seen) => {
+    seen.push(JSON.stringify(result.headers), result.text);
+    return result;
+  };
+
+  return {
+    url,
+    logLines,
+    async call(path, init) {
+      const response = await fetch(`${url}${path}`, init);
+      return record({
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        text: await response.text(),
+      });
+    },
+    raw: (path, method = "GET") =>
+      new Promise<Seen>((resolve, reject) => {
+        const req = httpRequest(`${url}${path}`, { method }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) headers[name] = String(value);
+            resolve(record({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString() }));
+          });
+        });
+        req.on("error", reject);
+        req.end();
+      }),
+    async open(path, init) {
+      const response = await fetch(`${url}${path}`, init);
+      seen.push(JSON.stringify(Object.fromEntries(response.headers)));
+      return response;
+    },
+    transcript: () => [...seen, ...logLines].join("\n"),
+    close: () => server.close(true),
+  };
+}
+
+/**
+ * Polls `condition` until it holds, for propagation that has no event to await.
+ * Fails after `timeoutMs` (generous: the machine is shared).
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await sleep(10);
+  }
+}
+
+/** Waits at least `ms` (used only to let a TTL lapse, never to assert a duration). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
