@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { UpstreamResult } from "../upstream/failure.js";
+import { createUpstreamCache } from "./upstream-cache.js";
+
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+const ok = (body: string): UpstreamResult<string> => ({ ok: true, value: body });
+const failed: UpstreamResult<string> = { ok: false, failure: { kind: "bad_gateway", detail: "HTTP 500" } };
+
+describe("createUpstreamCache", () => {
+  it("shares one in-flight load among concurrent callers of a key", async () => {
+    const cache = createUpstreamCache({ ttlMs: 60_000, staleWhileRevalidateMs: 0, maxEntries: 10 });
+    const { open, opened } = gate();
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await opened;
+      return ok("body");
+    };
+    const pending = Promise.all(Array.from({ length: 50 }, () => cache.get("k", load)));
+    open();
+    const outcomes = await pending;
+    expect(loads).toBe(1);
+    expect(outcomes.every((outcome) => outcome.ok && outcome.body === "body")).toBe(true);
+    expect(await cache.get("k", load)).toMatchObject({ ok: true, state: "HIT" });
+  });
+
+  it("returns the failure, uncached, when there is no copy", async () => {
+    const cache = createUpstreamCache({ ttlMs: 60_000, staleWhileRevalidateMs: 0, maxEntries: 10 });
+    expect(await cache.get("k", async () => failed)).toEqual(failed);
+    expect(await cache.get("k", async () => ok("later"))).toMatchObject({
+      ok: true,
+      body: "later",
+      state: "MISS",
+    });
+  });
+
+  it("serves the stale copy when a refresh fails, and keeps it for the next failure", async () => {
+    const cache = createUpstreamCache({ ttlMs: 1, staleWhileRevalidateMs: 0, maxEntries: 10 });
+    await cache.get("k", async () => ok("old"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await cache.get("k", async () => failed)).toMatchObject({
+      ok: true,
+      body: "old",
+      state: "STALE",
+      maxAgeSeconds: 0,
+    });
+    expect(await cache.get("k", async () => failed)).toMatchObject({ ok: true, body: "old", state: "STALE" });
+    expect(await cache.get("k", async () => ok("new"))).toMatchObject({
+      ok: true,
+      body: "new",
+      state: "MISS",
+    });
+  });
+});

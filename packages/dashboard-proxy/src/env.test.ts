@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.js";
+
+describe("parseEnv", () => {
+  it("fills the documented defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 3001,
+      COINGECKO_PLAN: "demo",
+      COINGECKO_BASE_URL: "https://api.coingecko.com/api/v3",
+      COINGECKO_KEY_HEADER: "x-cg-demo-api-key",
+      ALLOWED_ORIGINS: [],
+      RATE_LIMIT_PER_MINUTE: 600,
+      UPSTREAM_TIMEOUT_MS: 8_000,
+      CHAT_HEADER_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: "info",
+      TRUST_PROXY: false,
+    });
+    expect(env.AGENT_URL).toBeUndefined();
+    expect(env.COINGECKO_API_KEY).toBeUndefined();
+  });
+
+  it("switches host and key header with COINGECKO_PLAN=pro", () => {
+    const env = parseEnv({ COINGECKO_PLAN: "pro", COINGECKO_API_KEY: "k" });
+    expect(env.COINGECKO_BASE_URL).toBe("https://pro-api.coingecko.com/api/v3");
+    expect(env.COINGECKO_KEY_HEADER).toBe("x-cg-pro-api-key");
+  });
+
+  it("lets COINGECKO_BASE_URL override the plan's host, without a trailing slash", () => {
+    expect(parseEnv({ COINGECKO_BASE_URL: "http://127.0.0.1:9/api/v3/" }).COINGECKO_BASE_URL).toBe(
+      "http://127.0.0.1:9/api/v3",
+    );
+  });
+
+  it("reads ALLOWED_ORIGINS as a list of origins and treats empty strings as unset", () => {
+    const env = parseEnv({ ALLOWED_ORIGINS: "https://a.example, http://localhost:5173/", AGENT_URL: "" });
+    expect(env.ALLOWED_ORIGINS).toEqual(["https://a.example", "http://localhost:5173"]);
+    expect(env.AGENT_URL).toBeUndefined();
+  });
+
+  it("reads TRUST_PROXY", () => {
+    expect(parseEnv({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: "loopback" }).TRUST_PROXY).toBe("loopback");
+  });
+
+  it.each([
+    [{ PORT: "http" }, "PORT"],
+    [{ COINGECKO_PLAN: "free" }, "COINGECKO_PLAN"],
+    [{ COINGECKO_PLAN: "pro" }, "COINGECKO_API_KEY"],
+    [{ AGENT_URL: "ftp://agent" }, "AGENT_URL"],
+    [{ ALLOWED_ORIGINS: "https://a.example/path" }, "ALLOWED_ORIGINS"],
+    [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
+    [{ UPSTREAM_TIMEOUT_MS: "1.5" }, "UPSTREAM_TIMEOUT_MS"],
+    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+  ])("refuses %o, naming %s", (source, name) => {
+    expect(() => parseEnv(source)).toThrow(EnvError);
+    expect(() => parseEnv(source)).toThrow(name);
+  });
+
+  it("never quotes a secret value in its error", () => {
+    const secret = "CG-super-secret-value";
+    expect(() => parseEnv({ COINGECKO_API_KEY: secret, PORT: "x" })).toThrow(/PORT/);
+    try {
+      parseEnv({ COINGECKO_API_KEY: secret, PORT: "x" });
+    } catch (error) {
+      expect(String(error)).not.toContain(secret);
+    }
+  });
+});
