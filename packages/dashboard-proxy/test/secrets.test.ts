@@ -41,15 +41,16 @@ describe("upstream secrets", () => {
       "/api/prices/markets?vs_currency=usd",
       "/api/prices/chart/bitcoin?vs_currency=usd&days=1",
     ];
-    for (const behaviour of [
-      { kind: "default" },
+    const failures = [
       { kind: "status", status: 429 },
       { kind: "status", status: 500 },
       { kind: "status", status: 401 },
       { kind: "garbage" },
       { kind: "reset" },
       { kind: "hang" },
-    ] as const) {
+    ] as const;
+    // Each failure without a cached copy, then a success, then each failure again over a stale copy.
+    for (const behaviour of [...failures, { kind: "default" } as const, ...failures]) {
       cg.behave(behaviour);
       for (const path of paths) await proxy.call(path);
     }
