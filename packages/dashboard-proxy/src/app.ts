@@ -57,6 +57,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     },
     onError: (error) => mapError(error, logger),
     onResponse: (response, event) => {
+      // Answers differ by Origin (CORS headers, 403), so shared caches must key on it.
+      if (!response.headers.has("vary")) response.headers.set("vary", "Origin");
       const verdict = originVerdict(event, allowedOrigins);
       if (verdict.kind === "allowed") {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))

@@ -12,7 +12,12 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
 
-const httpUrl = optionalString.pipe(z.url({ protocol: /^https?$/ }).optional());
+const httpUrl = optionalString.pipe(
+  z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => !/[?#]/.test(url), "must not carry a query or fragment")
+    .optional(),
+);
 
 const boundedInt = (min: number, max: number, fallback: number) =>
   optionalString.pipe(
@@ -48,7 +53,7 @@ export const envSchema = z
     AGENT_URL: httpUrl,
     AGENT_API_KEY: optionalString,
     ALLOWED_ORIGINS: originList,
-    RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000, 600),
+    RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000_000, 600),
     UPSTREAM_TIMEOUT_MS: boundedInt(100, 120_000, 8_000),
     CHAT_HEADER_TIMEOUT_MS: boundedInt(100, 600_000, 30_000),
     LOG_LEVEL: optionalString.pipe(

@@ -152,11 +152,16 @@ describe("cache", () => {
     expect((await proxy.call(SIMPLE)).headers["x-cache"]).toBe("MISS");
     await sleep(100); // let the 50 ms TTL lapse
     cg.setVersion(2);
+    let open: () => void = () => {};
+    cg.behave({ kind: "gated", until: new Promise<void>((resolve) => (open = resolve)) });
+    // The upstream is held, so this answer cannot have waited for it.
     const stale = await proxy.call(SIMPLE);
     expect(stale.headers["x-cache"]).toBe("STALE");
+    expect(stale.headers["cache-control"]).toMatch(/max-age=0/);
     expect(JSON.parse(stale.text)).toEqual({ bitcoin: { usd: 100 } });
+    await waitFor(() => cg.requests.length === 2); // the refresh went out behind it
+    open();
     await waitFor(async () => JSON.parse((await proxy.call(SIMPLE)).text).bitcoin.usd === 200);
-    expect(cg.requests).toHaveLength(2);
   });
 
   it("does not cache failures: the next request tries the upstream again", async () => {
