@@ -15,8 +15,8 @@ export const REDACT_PATHS = [
   "*.token",
   "signature",
   "*.signature",
+  // Top-level only: `err.message` must stay readable.
   "message",
-  "*.message",
   "secret",
   "*.secret",
   "input",

@@ -1,0 +1,104 @@
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import superjson from "superjson";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { AppRouter } from "../src/index.js";
+import { isWellFormedKey } from "../src/keys/secret.js";
+import { describeDatabases } from "./support/databases.js";
+import { startTestServer, type TestServer } from "./support/server.js";
+import { signIn } from "./support/siwe.js";
+
+function clientFor(baseUrl: string, token?: string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${baseUrl}/trpc`,
+        transformer: superjson,
+        headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+      }),
+    ],
+  });
+}
+
+describeDatabases("API keys over tRPC (@trpc/client, httpBatchLink, superjson)", (target) => {
+  let server: TestServer;
+  let session: { token: string; wallet: string };
+  let client: ReturnType<typeof clientFor>;
+
+  beforeAll(async () => {
+    server = await startTestServer(target);
+    session = await signIn(server.baseUrl);
+    client = clientFor(server.baseUrl, session.token);
+  });
+  afterAll(() => server.close());
+
+  it("creates, lists, rolls and revokes, with Dates as Dates", async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const created = await client.keys.create.mutate({
+      name: "trpc",
+      expiresAt,
+      rateLimit: { limit: 10, windowSeconds: 1 },
+    });
+    expect(isWellFormedKey(created.key, "kp")).toBe(true);
+    expect(created.apiKey.createdAt).toBeInstanceOf(Date);
+    expect(created.apiKey.expiresAt?.getTime()).toBe(expiresAt.getTime());
+
+    const listed = await client.keys.list.query({ wallet: session.wallet });
+    expect(listed.keys.map((k) => k.id)).toContain(created.apiKey.id);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const rolled = await client.keys.roll.mutate({ id: created.apiKey.id, gracePeriodSeconds: 60 });
+    expect(rolled.previous.status).toBe("active");
+    expect(rolled.previous.revokedAt).toBeInstanceOf(Date);
+    expect(rolled.apiKey).toMatchObject({ name: "trpc", rateLimit: { limit: 10, windowSeconds: 1 } });
+
+    const revoked = await client.keys.revoke.mutate({ id: rolled.apiKey.id });
+    expect(revoked.apiKey.status).toBe("revoked");
+    const again = await client.keys.revoke.mutate({ id: rolled.apiKey.id });
+    expect(again.apiKey.revokedAt?.getTime()).toBe(revoked.apiKey.revokedAt?.getTime());
+  });
+
+  it("batches several calls in one request", async () => {
+    const [a, b] = await Promise.all([
+      client.keys.create.mutate({ name: "a" }),
+      client.keys.create.mutate({ name: "b" }),
+    ]);
+    const page = await client.keys.list.query({ wallet: session.wallet, status: "active", limit: 100 });
+    expect(page.keys.map((k) => k.id)).toEqual(expect.arrayContaining([a.apiKey.id, b.apiKey.id]));
+  });
+
+  it("signs in and out through tRPC too", async () => {
+    const anonymous = clientFor(server.baseUrl);
+    const { nonce } = await anonymous.auth.nonce.mutate();
+    expect(nonce.length).toBeGreaterThanOrEqual(16);
+    const other = await signIn(server.baseUrl);
+    const otherClient = clientFor(server.baseUrl, other.token);
+    expect(await otherClient.auth.logout.mutate()).toEqual({ ok: true });
+    await expect(otherClient.keys.list.query({ wallet: other.wallet })).rejects.toMatchObject({
+      data: { code: "UNAUTHORIZED", httpStatus: 401 },
+    });
+  });
+
+  it("reports errors with tRPC codes and no stack: 401, 403, 404, 400", async () => {
+    const expectCode = async (promise: Promise<unknown>, code: string) => {
+      const error = await promise.then(
+        () => null,
+        (cause: unknown) => cause,
+      );
+      expect(error).toBeInstanceOf(TRPCClientError);
+      if (!(error instanceof TRPCClientError)) return;
+      expect(error.data).toMatchObject({ code });
+      expect(error.data.stack).toBeUndefined();
+    };
+    await expectCode(clientFor(server.baseUrl).keys.list.query({ wallet: session.wallet }), "UNAUTHORIZED");
+    const intruder = clientFor(server.baseUrl, (await signIn(server.baseUrl)).token);
+    await expectCode(intruder.keys.list.query({ wallet: session.wallet }), "FORBIDDEN");
+    const { apiKey } = await client.keys.create.mutate({ name: "private" });
+    await expectCode(intruder.keys.revoke.mutate({ id: apiKey.id }), "NOT_FOUND");
+    await expectCode(intruder.keys.roll.mutate({ id: apiKey.id }), "NOT_FOUND");
+    await expectCode(client.keys.create.mutate({ name: "" }), "BAD_REQUEST");
+    await expectCode(
+      client.keys.create.mutate({ name: "x", expiresAt: new Date(Date.now() - 1000) }),
+      "BAD_REQUEST",
+    );
+  });
+});

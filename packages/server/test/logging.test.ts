@@ -1,0 +1,80 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, createApp } from "../src/app.js";
+import { createDatabase, type Database } from "../src/db/database.js";
+import { parseEnv } from "../src/env.js";
+import { createLogger } from "../src/logger.js";
+import { request } from "./support/server.js";
+import { signIn } from "./support/siwe.js";
+
+describe("request logs", () => {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split("\n").filter(Boolean));
+      done();
+    },
+  });
+  let database: Database;
+  let app: App;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    database = await createDatabase("memory:", "");
+    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
+      database,
+      logger: createLogger("info", sink),
+    });
+    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it("write one line per request with method, route, status and duration, and no secret", async () => {
+    const { token, wallet } = await signIn(baseUrl);
+    const created = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "logged" } });
+    const { key, apiKey } = created.body as { key: string; apiKey: { id: string } };
+    await request(baseUrl, "POST", `/api-keys/${apiKey.id}/roll`, { token, body: {} });
+    await request(baseUrl, "GET", `/api-keys/${wallet}`, { token });
+    const requestLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "request");
+    expect(requestLines.map((entry) => `${entry.method} ${entry.route} ${entry.status}`)).toEqual([
+      "POST /auth/nonce 200",
+      "POST /auth/verify 200",
+      "POST /api-keys 201",
+      "POST /api-keys/{id}/roll 201",
+      "GET /api-keys/{wallet} 200",
+    ]);
+    expect(requestLines.every((entry) => typeof entry.durationMs === "number")).toBe(true);
+    const all = lines.join("\n");
+    expect(all).not.toContain(token);
+    expect(all).not.toContain(key);
+    expect(all).not.toMatch(/kp_[0-9A-Za-z]{38}/);
+    expect(all).not.toContain("Sign in to Keyport");
+  });
+
+  it("redact tokens, keys, signatures and messages in logged objects", () => {
+    const captured: string[] = [];
+    const logger = createLogger(
+      "info",
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          captured.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    logger.info(
+      {
+        req: { headers: { authorization: "Bearer kps_secret" } },
+        key: "kp_x",
+        token: "t",
+        signature: "0xabc",
+        message: "siwe",
+      },
+      "x",
+    );
+    expect(captured.join("")).not.toMatch(/kps_secret|kp_x|"t"|0xabc|siwe/);
+  });
+});

@@ -1,0 +1,82 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../src/db/database.js";
+import { describeDatabases } from "./support/databases.js";
+import { request, startTestServer, type TestServer } from "./support/server.js";
+
+describeDatabases("HTTP surface", (target) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(target);
+  });
+  afterAll(() => server.close());
+
+  it("serves /openapi.json that validates as OpenAPI 3.1", async () => {
+    const { status, body } = await request(server.baseUrl, "GET", "/openapi.json");
+    expect(status).toBe(200);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(body)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(body).toMatchObject({ openapi: "3.1.0" });
+  });
+
+  it("documents every REST route with request, response, error schemas and bearer security", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const doc = JSON.parse(JSON.stringify(body));
+    expect(doc.components.securitySchemes.sessionToken).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.schemas.Error).toBeDefined();
+    const expected: [string, string, string][] = [
+      ["/auth/nonce", "post", "200"],
+      ["/auth/verify", "post", "200"],
+      ["/auth/logout", "post", "200"],
+      ["/api-keys", "post", "201"],
+      ["/api-keys/{wallet}", "get", "200"],
+      ["/api-keys/{id}", "delete", "200"],
+      ["/api-keys/{id}/roll", "post", "201"],
+    ];
+    for (const [path, method, success] of expected) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.responses[success].content["application/json"].schema).toBeDefined();
+      expect(operation.responses["400"].content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/Error",
+      });
+      expect(operation.description.length).toBeGreaterThan(20);
+    }
+    expect(doc.paths["/api-keys"].post.requestBody.content["application/json"].schema).toBeDefined();
+    expect(doc.paths["/api-keys"].post.security).toEqual([{ sessionToken: [] }]);
+    expect(doc.paths["/auth/verify"].post.security).toBeUndefined();
+    expect(doc.paths["/api-keys/{id}/roll"].post.description).toMatch(/grace/);
+  });
+
+  it("serves an HTML API reference at /docs that loads /openapi.json", async () => {
+    const response = await fetch(`${server.baseUrl}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('data-url="/openapi.json"');
+    expect(html).toContain("@scalar/api-reference");
+  });
+
+  it("answers /healthz with ok when the database answers", async () => {
+    expect(await request(server.baseUrl, "GET", "/healthz")).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
+  });
+});
+
+describe("/healthz without a database", () => {
+  it("answers 503 once the database is gone", async () => {
+    const database = await createDatabase("memory:", "");
+    const server = await startTestServer({ database, url: "memory:" });
+    try {
+      await database.close();
+      const { status, body } = await request(server.baseUrl, "GET", "/healthz");
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ ok: false, code: "SERVICE_UNAVAILABLE" });
+    } finally {
+      await server.close();
+    }
+  });
+});
