@@ -209,7 +209,7 @@ describe("upstream failures without a cached copy", () => {
   });
 
   it("answers an upstream slower than UPSTREAM_TIMEOUT_MS with 504", async () => {
-    await start({ UPSTREAM_TIMEOUT_MS: "300" });
+    await start({ UPSTREAM_TIMEOUT_MS: "1000" });
     cg.behave({ kind: "hang" });
     const res = await proxy.call(SIMPLE);
     expect(res.status).toBe(504);
@@ -233,7 +233,7 @@ describe("upstream failures with a cached copy", () => {
     ["timeout", { kind: "hang" } as const],
   ])("serves the stale copy (X-Cache: STALE) when the refresh fails with %s", async (_name, behaviour) => {
     // No stale-while-revalidate window: the request waits for the refresh, which fails.
-    await start({ UPSTREAM_TIMEOUT_MS: "300" }, { cache: { pricesTtlMs: 50, staleWhileRevalidateMs: 0 } });
+    await start({ UPSTREAM_TIMEOUT_MS: "1000" }, { cache: { pricesTtlMs: 50, staleWhileRevalidateMs: 0 } });
     const fresh = await proxy.call(SIMPLE);
     expect(fresh.status).toBe(200);
     await sleep(100); // let the 50 ms TTL lapse
