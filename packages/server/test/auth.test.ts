@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumeNonce, issueNonce } from "../src/auth/nonce.js";
 import { describeDatabases } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "./support/siwe.js";
@@ -74,6 +75,34 @@ describeDatabases("sign-in with Ethereum", (target) => {
       expect(good.status).toBe(200);
     });
   }
+
+  it("treats a nonce older than 10 minutes as spent", async () => {
+    const { db } = target.database;
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+    const { nonce } = await issueNonce(db, elevenMinutesAgo);
+    expect(await consumeNonce(db, nonce)).toBe(false);
+    const account = newAccount();
+    expect((await postVerify(server.baseUrl, account, buildSiweMessage(account, nonce))).status).toBe(401);
+  });
+
+  it("ends sessions after SESSION_TTL_SECONDS", async () => {
+    const shortLived = await startTestServer(target, { SESSION_TTL_SECONDS: "1" });
+    try {
+      const account = newAccount();
+      const before = Date.now();
+      const message = buildSiweMessage(account, await fetchNonce(shortLived.baseUrl));
+      const { body } = await postVerify(shortLived.baseUrl, account, message);
+      const { token, wallet, expiresAt } = body as { token: string; wallet: string; expiresAt: string };
+      expect(Date.parse(expiresAt)).toBeGreaterThanOrEqual(before + 1_000);
+      expect(Date.parse(expiresAt)).toBeLessThanOrEqual(Date.now() + 1_000);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 50),
+      );
+      expect((await request(shortLived.baseUrl, "GET", `/api-keys/${wallet}`, { token })).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
+  });
 
   it("rejects a signature from another account with 401", async () => {
     const account = newAccount();

@@ -176,6 +176,21 @@ describeDatabases("API keys over REST", (target) => {
     expect((capped.body as { previous: ApiKeyBody }).previous.revokedAt).toBe(soon);
   });
 
+  it("reports a key past its expiry as expired, filters on it, and refuses to roll it", async () => {
+    const { apiKey } = await create({ name: "expiring" });
+    await target.database.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, apiKey.id));
+    const expired = (await call("GET", `/api-keys/${session.wallet}?status=expired`)).body as ListBody;
+    expect(expired.keys.map((k) => k.id)).toEqual([apiKey.id]);
+    expect(expired.keys[0]?.status).toBe("expired");
+    const active = (await call("GET", `/api-keys/${session.wallet}?status=active&limit=100`))
+      .body as ListBody;
+    expect(active.keys.map((k) => k.id)).not.toContain(apiKey.id);
+    expect((await call("POST", `/api-keys/${apiKey.id}/roll`, {})).status).toBe(409);
+  });
+
   it("a second wallet cannot list (403), revoke (404) or roll (404) the first wallet's keys", async () => {
     const { apiKey } = await create({ name: "mine" });
     const intruder = await signIn(server.baseUrl);
