@@ -1,17 +1,14 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { createDatabase } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
+import { spawnServer } from "./support/process.js";
 import { request } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
-
-const serverDir = fileURLToPath(new URL("..", import.meta.url));
 
 describe("restarting on the same PGlite data dir", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "keyport-restart-"));
@@ -61,43 +58,35 @@ describe.runIf(TEST_DATABASE_URL)("migrating one PostgreSQL database from two pr
 
 describe("the server process", () => {
   it("starts with `tsx src/main.ts` and exits 0 on SIGTERM after finishing", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: serverDir,
-      env: { ...process.env, DATABASE_URL: "memory:", PORT: "0", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
-      child.stdout.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /"port":(\d+).*keyport server listening/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      });
-      child.once("exit", () => reject(new Error(`server exited early: ${output}`)));
-    });
-    expect((await request(`http://127.0.0.1:${port}`, "GET", "/healthz")).status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect(output).toContain("stopped");
+    const server = await spawnServer({ DATABASE_URL: "memory:" });
+    expect((await request(server.baseUrl, "GET", "/healthz")).status).toBe(200);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.output()).toContain("stopped");
   });
 
   it("refuses to start with invalid settings and says which", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: serverDir,
-      env: { ...process.env, KEY_PREFIX: "NOT VALID", DATABASE_URL: "memory:" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/KEY_PREFIX/);
+    await expect(spawnServer({ KEY_PREFIX: "NOT VALID", DATABASE_URL: "memory:" })).rejects.toThrow(
+      /exited with 1[\s\S]*KEY_PREFIX/,
+    );
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)("two server processes on one PostgreSQL database", () => {
+  it("start together, share keys, and each stops cleanly on SIGTERM", async () => {
+    if (!TEST_DATABASE_URL) return;
+    const target = await createPostgresTestDatabase(TEST_DATABASE_URL);
+    try {
+      const [a, b] = await Promise.all([
+        spawnServer({ DATABASE_URL: target.url }),
+        spawnServer({ DATABASE_URL: target.url }),
+      ]);
+      const { token, wallet } = await signIn(a.baseUrl);
+      await request(a.baseUrl, "POST", "/api-keys", { token, body: { name: "shared" } });
+      const { body } = await request(b.baseUrl, "GET", `/api-keys/${wallet}`, { token });
+      expect((body as { keys: { name: string }[] }).keys.map((k) => k.name)).toEqual(["shared"]);
+      expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    } finally {
+      await target.drop();
+    }
   });
 });
