@@ -1,0 +1,68 @@
+import { fileURLToPath } from "node:url";
+import { freePort, type ServerChild, startChild } from "./child.js";
+import type { BenchDatabase } from "./databases.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Settings every child shares. */
+export interface ChildSettings {
+  cpuProfDir: string | undefined;
+  logLevel: string;
+}
+
+/** The Keyport server (`packages/server/src/main.ts`) on `database`, with extra settings in `env`. */
+export async function startKeyport(
+  name: string,
+  database: BenchDatabase,
+  settings: ChildSettings,
+  env: Record<string, string> = {},
+): Promise<ServerChild> {
+  const port = await freePort();
+  const databaseEnv: Record<string, string> =
+    database.kind === "postgres" ? { DATABASE_URL: database.url } : { DATA_DIR: database.dir };
+  return startChild({
+    name,
+    entry: "src/main.ts",
+    cwd: `${ROOT}packages/server`,
+    env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...databaseEnv, ...env },
+    port,
+    healthPath: "/healthz",
+    cpuProfDir: settings.cpuProfDir,
+  });
+}
+
+/** The dashboard proxy (`packages/dashboard-proxy/src/main.ts`). */
+export async function startDashboardProxy(
+  settings: ChildSettings,
+  env: Record<string, string>,
+): Promise<ServerChild> {
+  const port = await freePort();
+  return startChild({
+    name: "dashboard-proxy",
+    entry: "src/main.ts",
+    cwd: `${ROOT}packages/dashboard-proxy`,
+    env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...env },
+    port,
+    healthPath: "/healthz",
+    cpuProfDir: settings.cpuProfDir,
+  });
+}
+
+/** One of the bench's own servers (`bench/servers/<file>.ts`): baselines and upstream stand-ins. */
+export async function startBenchServer(
+  file: string,
+  settings: ChildSettings,
+  env: Record<string, string> = {},
+  name = file,
+): Promise<ServerChild> {
+  const port = await freePort();
+  return startChild({
+    name,
+    entry: `bench/servers/${file}.ts`,
+    cwd: ROOT,
+    env: { PORT: String(port), ...env },
+    port,
+    healthPath: "/healthz",
+    cpuProfDir: settings.cpuProfDir,
+  });
+}

@@ -1,0 +1,89 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { measureAlternating } from "./lib/alternate.js";
+import { createDatabaseFactory } from "./lib/databases.js";
+import { describeMachine } from "./lib/machine.js";
+import { isSelected, parseOptions } from "./lib/options.js";
+import type { ScenarioResult } from "./lib/result.js";
+import { renderTable } from "./lib/table.js";
+import { keysScenarios } from "./scenarios/keys.js";
+import { proxyScenarios } from "./scenarios/proxy.js";
+import type { ScenarioContext, ScenarioModule } from "./scenarios/types.js";
+import { usageScenarios } from "./scenarios/usage.js";
+import { verifyScenarios } from "./scenarios/verify.js";
+
+// `pnpm bench [-- --quick] [-- --only name]`: starts every server it needs as a child process on
+// 127.0.0.1, measures each scenario alternately with its baseline, prints a Markdown table and
+// writes bench/results.json.
+
+const MODULES: readonly ScenarioModule[] = [verifyScenarios, keysScenarios, usageScenarios, proxyScenarios];
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const started = Date.now();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const databases = createDatabaseFactory(options.postgresUrl);
+  const ctx: ScenarioContext = {
+    options,
+    children: { cpuProfDir: options.cpuProfDir, logLevel: options.logLevel },
+    databases,
+    log,
+    selected: (name) => isSelected(options, name),
+    alternateRun: (contestants) =>
+      measureAlternating(contestants, {
+        rounds: options.rounds,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        connections: options.connections,
+        log,
+      }),
+  };
+
+  const machine = describeMachine();
+  log(
+    `bench: ${options.rounds} round(s) x ${options.durationSeconds} s (+${options.warmupSeconds} s warmup) at ${options.connections} connections on ${options.databases.join(", ")}`,
+  );
+  const results: ScenarioResult[] = [];
+  try {
+    for (const module of MODULES) {
+      if (!module.names.some((name) => ctx.selected(name))) continue;
+      results.push(...(await module.run(ctx)));
+    }
+  } finally {
+    await databases.dropAll();
+  }
+
+  const table = renderTable(results, machine);
+  process.stdout.write(`\n${table}\n\nTook ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  if (options.resultsPath !== undefined) {
+    const document = {
+      machine,
+      settings: {
+        rounds: options.rounds,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        connections: options.connections,
+        ttfbRequests: options.ttfbRequests,
+        databases: options.databases,
+        logLevel: options.logLevel,
+        quick: options.quick,
+      },
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+      results,
+    };
+    await mkdir(dirname(options.resultsPath), { recursive: true });
+    await writeFile(options.resultsPath, `${JSON.stringify(document, null, 2)}\n`);
+    log(`bench: wrote ${options.resultsPath}`);
+  }
+  return results.some((result) => result.status === "failed") ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
