@@ -58,6 +58,12 @@ describeDatabases("HTTP surface", (target) => {
     expect(html).toContain("@scalar/api-reference");
   });
 
+  it("answers unknown routes with 404 without echoing the path", async () => {
+    const { status, body } = await request(server.baseUrl, "GET", "/verify/kp_secretLookingThing");
+    expect(status).toBe(404);
+    expect(body).toEqual({ code: "NOT_FOUND", message: "No such route" });
+  });
+
   it("answers /healthz with ok when the database answers", async () => {
     expect(await request(server.baseUrl, "GET", "/healthz")).toMatchObject({
       status: 200,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
@@ -81,7 +82,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     }
     const match = matchRestRoute(restRoutes, method, pathname);
     if (!match) {
-      sendJson(res, 404, { code: "NOT_FOUND", message: `No route for ${method} ${pathname}` });
+      // The path is not echoed: a caller may have put a secret in it.
+      sendJson(res, 404, { code: "NOT_FOUND", message: "No such route" });
       return "(unmatched)";
     }
     const label = match.route.template;
@@ -91,6 +93,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       const data = await callRestRoute(router, match.route, req, url, match.params, ctx);
       sendJson(res, match.route.successStatus, data);
     } catch (cause) {
+      if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
+        const err = cause instanceof TRPCError ? (cause.cause ?? cause) : cause;
+        services.logger.error({ err, route: label }, "procedure failed");
+      }
       if (!res.headersSent) sendError(res, cause);
     }
     return label;
