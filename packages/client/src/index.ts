@@ -1,1 +1,39 @@
-export {};
+// @keyport/client: typed clients of the Keyport server and the dashboard proxy.
+
+// Proxy request and response types
+export type {
+  ChartQuery,
+  ChartResponse,
+  ChatMessage,
+  ChatRequest,
+  Market,
+  MarketsQuery,
+  MarketsResponse,
+  SimplePriceQuery,
+  SimplePriceResponse,
+} from "@keyport/dashboard-proxy";
+// Dashboard proxy
+export {
+  type ChatStreamOptions,
+  createDashboardClient,
+  type DashboardClient,
+  type DashboardClientOptions,
+} from "./dashboard-client.js";
+// Errors
+export {
+  KeyportError,
+  type KeyportErrorCode,
+  type KeyportErrorInit,
+  type KeyportErrorIssue,
+} from "./errors.js";
+// Keyport server (tRPC)
+export {
+  createKeyportClient,
+  type KeyportClient,
+  type KeyportClientOptions,
+  type KeyportSession,
+  type KeyportSessionMethods,
+} from "./keyport-client.js";
+export type { SignInOptions, SiweSigner } from "./sign-in.js";
+// Server types
+export type { ApiKey, AppRouter, RouterInputs, RouterOutputs } from "./types.js";

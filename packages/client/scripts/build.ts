@@ -1,0 +1,102 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { type Plugin, rollup } from "rollup";
+import { dts } from "rollup-plugin-dts";
+import ts from "typescript";
+import { generateRouterTypes } from "./router-types.js";
+
+// Builds dist/index.js (ESM) and dist/index.d.ts for consumers outside the monorepo:
+// 1. writes a self-contained AppRouter declaration (scripts/router-types.ts);
+// 2. tsc compiles src (and the proxy modules it imports) to a staging folder, with `@keyport/server`
+//    mapped to that declaration so no server code is compiled;
+// 3. rollup links the JavaScript and rollup-plugin-dts the declarations, inlining the two private
+//    workspace packages and keeping the npm dependencies as imports.
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = `${ROOT}dist/`;
+// Inside dist (git- and lint-ignored) but not under node_modules, where TypeScript would treat the staged
+// declarations as an external library; removed once the bundles are written.
+const STAGE = `${DIST}.stage/`;
+
+const packageJson: unknown = JSON.parse(await readFile(`${ROOT}package.json`, "utf8"));
+const dependencies = Object.keys(
+  typeof packageJson === "object" && packageJson !== null && "dependencies" in packageJson
+    ? (packageJson.dependencies ?? {})
+    : {},
+);
+const isDependency = (id: string) => dependencies.some((name) => id === name || id.startsWith(`${name}/`));
+
+/** Points the private workspace packages at their staged build, so they are bundled, not imported. */
+function workspacePackages(extension: ".js" | ".d.ts"): Plugin {
+  const targets: Record<string, string> = {
+    "@keyport/dashboard-proxy": `${STAGE}tsc/dashboard-proxy/src/index${extension}`,
+    "@keyport/server": `${STAGE}app-router.d.ts`,
+  };
+  return {
+    name: "keyport-workspace-packages",
+    resolveId: (id) => targets[id] ?? null,
+  };
+}
+
+function compile(): void {
+  const configPath = `${ROOT}tsconfig.build.json`;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    },
+  );
+  if (!config) throw new Error(`cannot read ${configPath}`);
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+  const result = program.emit();
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
+  if (diagnostics.length > 0) {
+    const host = {
+      getCanonicalFileName: (f: string) => f,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => "\n",
+    };
+    throw new Error(ts.formatDiagnostics(diagnostics, host));
+  }
+}
+
+/** Fails the build if a bundle imports anything but the package's dependencies. */
+function checkImports(file: string, text: string): void {
+  const imported = [...text.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)].map(
+    (match) => match[1] ?? match[2] ?? "",
+  );
+  const strays = imported.filter((id) => !isDependency(id));
+  if (strays.length > 0)
+    throw new Error(`${file} imports non-dependencies: ${[...new Set(strays)].join(", ")}`);
+}
+
+async function bundle(input: string, output: string, plugins: Plugin[]): Promise<void> {
+  const build = await rollup({
+    input,
+    plugins,
+    // Bare imports stay imports; those that are not dependencies (h3, pino in the proxy's server modules)
+    // must be tree-shaken away, which `checkImports` verifies on the output.
+    external: (id) => !id.startsWith("@keyport/") && !id.startsWith(".") && !id.startsWith("/"),
+    // Only what the client uses of the proxy survives (its schemas), not its server modules.
+    treeshake: { moduleSideEffects: false },
+    onwarn: (warning) => {
+      throw new Error(`rollup: ${warning.message}`);
+    },
+  });
+  await build.write({ file: output, format: "es" });
+  await build.close();
+  checkImports(output, await readFile(output, "utf8"));
+}
+
+await rm(DIST, { recursive: true, force: true });
+await mkdir(STAGE, { recursive: true });
+await writeFile(`${STAGE}app-router.d.ts`, generateRouterTypes());
+compile();
+await bundle(`${STAGE}tsc/client/src/index.js`, `${DIST}index.js`, [workspacePackages(".js")]);
+await bundle(`${STAGE}tsc/client/src/index.d.ts`, `${DIST}index.d.ts`, [workspacePackages(".d.ts"), dts()]);
+await rm(STAGE, { recursive: true, force: true });
+console.log(`built ${DIST}index.js and ${DIST}index.d.ts`);

@@ -1,0 +1,123 @@
+import {
+  type ChartQuery,
+  type ChartResponse,
+  type ChatMessage,
+  chartParamsSchema,
+  chartQuerySchema,
+  chartResponseSchema,
+  chatRequestSchema,
+  type MarketsQuery,
+  type MarketsResponse,
+  marketsQuerySchema,
+  marketsResponseSchema,
+  type SimplePriceQuery,
+  type SimplePriceResponse,
+  simplePriceQuerySchema,
+  simplePriceResponseSchema,
+} from "@keyport/dashboard-proxy";
+import type { z } from "zod";
+import { streamChat } from "./chat-stream.js";
+import { validationError } from "./errors.js";
+import { type FetchFunction, readJson, send } from "./proxy-response.js";
+
+/** Options of `createDashboardClient`. */
+export interface DashboardClientOptions {
+  /** Where the dashboard proxy is served, e.g. `http://localhost:3001`, or `""` for the page's own origin. */
+  baseUrl: string;
+  /** A fetch to use instead of the global one. */
+  fetch?: FetchFunction;
+}
+
+/** Options of `chat.stream`. */
+export interface ChatStreamOptions {
+  /** Aborting it stops the stream and the request behind it. */
+  signal?: AbortSignal;
+  /** The agent's conversation id, passed through. */
+  sessionId?: string;
+}
+
+/** Typed calls of the dashboard proxy. Every failure is a KeyportError; invalid input fails before any request. */
+export interface DashboardClient {
+  prices: {
+    /** `GET /api/prices/simple` (CoinGecko `/simple/price`). */
+    simple(query: SimplePriceQuery): Promise<SimplePriceResponse>;
+    /** `GET /api/prices/markets` (CoinGecko `/coins/markets`). */
+    markets(query: MarketsQuery): Promise<MarketsResponse>;
+    /** `GET /api/prices/chart/:id` (CoinGecko `/coins/{id}/market_chart`). */
+    chart(id: string, query: ChartQuery): Promise<ChartResponse>;
+  };
+  chat: {
+    /**
+     * `POST /api/chat`: the agent's answer as raw text chunks, as they arrive (SSE framing, if the agent
+     * uses it, is left in). Nothing is sent until the iteration starts.
+     */
+    stream(messages: ChatMessage[], options?: ChatStreamOptions): AsyncIterable<string>;
+  };
+}
+
+/**
+ * Creates the typed client of the dashboard proxy.
+ * @example
+ * const dashboard = createDashboardClient({ baseUrl: "http://localhost:3001" });
+ * const prices = await dashboard.prices.simple({ ids: "bitcoin,ethereum", vs_currencies: "usd" });
+ * for await (const chunk of dashboard.chat.stream([{ role: "user", content: "Hi" }], { signal })) show(chunk);
+ */
+export function createDashboardClient(options: DashboardClientOptions): DashboardClient {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const base = options.baseUrl.replace(/\/+$/, "");
+
+  async function getJson<T extends z.ZodType>(
+    path: string,
+    query: Record<string, string | undefined>,
+    schema: T,
+  ) {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, value);
+    const response = await send(fetchFn, `${base}${path}?${search}`, {
+      method: "GET",
+      headers: { accept: "application/json" },
+    });
+    return readJson(response, schema);
+  }
+
+  // The proxy's own schemas check the input first, so a bad call fails here, not after a round trip.
+  function checked<T extends z.ZodType>(schema: T, input: unknown, message: string): void {
+    const result = schema.safeParse(input);
+    if (!result.success) throw validationError(result.error, message);
+  }
+
+  return {
+    prices: {
+      async simple(query) {
+        checked(simplePriceQuerySchema, query, "Invalid price query");
+        return getJson("/api/prices/simple", query, simplePriceResponseSchema);
+      },
+      async markets(query) {
+        checked(marketsQuerySchema, query, "Invalid markets query");
+        return getJson("/api/prices/markets", query, marketsResponseSchema);
+      },
+      async chart(id, query) {
+        checked(chartParamsSchema, { id }, "Invalid coin id");
+        checked(chartQuerySchema, query, "Invalid chart query");
+        return getJson(`/api/prices/chart/${encodeURIComponent(id)}`, query, chartResponseSchema);
+      },
+    },
+    chat: {
+      stream(messages, streamOptions = {}) {
+        const body = {
+          messages,
+          ...(streamOptions.sessionId === undefined ? {} : { sessionId: streamOptions.sessionId }),
+        };
+        const parsed = chatRequestSchema.safeParse(body);
+        if (!parsed.success) return failing(validationError(parsed.error, "Invalid chat request"));
+        return streamChat(fetchFn, `${base}/api/chat`, parsed.data, streamOptions.signal);
+      },
+    },
+  };
+}
+
+/** An iterable whose first step throws: how `stream` reports bad input without sending anything. */
+async function* failing(error: Error): AsyncGenerator<string, void, undefined> {
+  yield* [];
+  throw error;
+}

@@ -1,0 +1,49 @@
+import { TRPCClientError } from "@trpc/client";
+import { z } from "zod";
+import { codeForStatus, isKeyportErrorCode, issuesSchema, KeyportError, networkError } from "./errors.js";
+
+// The error shape's `data` as the server's error formatter sends it; validated, never assumed.
+const errorData = z.object({
+  code: z.string(),
+  httpStatus: z.number().int(),
+  issues: issuesSchema.nullish(),
+});
+
+/**
+ * Turns whatever a tRPC call rejected with into a KeyportError: the server's code, HTTP status, message and
+ * issues when it answered; `CLIENT_CLOSED_REQUEST` when the caller aborted; `NETWORK_ERROR` otherwise.
+ */
+export function fromTRPCError(error: unknown): KeyportError {
+  if (error instanceof KeyportError) return error;
+  if (!(error instanceof TRPCClientError)) return networkError(error);
+  const data = errorData.safeParse(error.data);
+  if (data.success) {
+    const { code, httpStatus, issues } = data.data;
+    return new KeyportError({
+      code: isKeyportErrorCode(code) ? code : codeForStatus(httpStatus),
+      status: httpStatus,
+      message: error.message,
+      issues: issues ?? undefined,
+      cause: error,
+    });
+  }
+  if (error.cause?.name === "AbortError") {
+    return new KeyportError({
+      code: "CLIENT_CLOSED_REQUEST",
+      status: 499,
+      message: "The call was aborted",
+      cause: error,
+    });
+  }
+  // An HTTP answer that is not a tRPC error (a gateway's HTML 502, say): keep its status.
+  const response = error.meta?.response;
+  if (typeof Response !== "undefined" && response instanceof Response) {
+    return new KeyportError({
+      code: codeForStatus(response.status),
+      status: response.status,
+      message: `The server answered HTTP ${response.status} without a tRPC error body`,
+      cause: error,
+    });
+  }
+  return networkError(error);
+}

@@ -1,0 +1,15 @@
+import type { AppRouter } from "@keyport/server";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+
+// Only the router's type comes from the server: no server code reaches the client's JavaScript, and the
+// published declarations replace it with a self-contained copy (see scripts/router-types.ts).
+export type { AppRouter };
+
+/** Every procedure's input, e.g. `RouterInputs["keys"]["create"]`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+
+/** Every procedure's output (Dates as `Date`, through superjson), e.g. `RouterOutputs["keys"]["list"]`. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+/** A key as every key procedure returns it (never the secret). */
+export type ApiKey = RouterOutputs["keys"]["list"]["keys"][number];
