@@ -63,20 +63,12 @@ export async function createKey(
   return { id: stringField(apiKey, "id"), secret: stringField(created.json, "key") };
 }
 
-/** Whether the server answers `method path` with anything but 404 (used to skip unbuilt routes). */
-export async function routeExists(
-  baseUrl: string,
-  method: string,
-  path: string,
-  body?: string,
-): Promise<boolean> {
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body,
-  });
-  const text = await response.text();
-  if (response.status !== 404) return true;
-  // A 404 from a route (e.g. "No such key") is a route; the handler's fallback says "No route for".
-  return !text.includes("No route for") && !text.includes("No procedure found");
+/** Whether the server's OpenAPI document lists `method path` (e.g. "post", "/api-keys/verify"). */
+export async function documentsRoute(baseUrl: string, method: string, path: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/openapi.json`);
+  const document: unknown = await response.json();
+  const paths: unknown =
+    typeof document === "object" && document !== null ? Reflect.get(document, "paths") : null;
+  const item: unknown = typeof paths === "object" && paths !== null ? Reflect.get(paths, path) : null;
+  return typeof item === "object" && item !== null && method.toLowerCase() in item;
 }
