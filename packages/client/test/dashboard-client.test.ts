@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDashboardClient, type DashboardClient, KeyportError } from "../src/index.js";
+import { type RunningProxy, startProxy, waitFor } from "./support/proxy.js";
+import { type AgentStandIn, type CoinGeckoStandIn, startAgent, startCoinGecko } from "./support/upstreams.js";
+
+const FIRST = "data: first\n\n";
+const REST = "data: rest\n\n";
+
+/** Reads an async iterable to the end. */
+async function collect(chunks: AsyncIterable<string>): Promise<string[]> {
+  const seen: string[] = [];
+  for await (const chunk of chunks) seen.push(chunk);
+  return seen;
+}
+
+describe("createDashboardClient against the real proxy", () => {
+  let coingecko: CoinGeckoStandIn;
+  let agent: AgentStandIn;
+  let proxy: RunningProxy;
+  let chatless: RunningProxy;
+  let dashboard: DashboardClient;
+
+  beforeAll(async () => {
+    coingecko = await startCoinGecko();
+    agent = await startAgent(FIRST, REST);
+    proxy = await startProxy({ COINGECKO_BASE_URL: coingecko.baseUrl, AGENT_URL: agent.url });
+    chatless = await startProxy({ COINGECKO_BASE_URL: coingecko.baseUrl });
+    dashboard = createDashboardClient({ baseUrl: `${proxy.baseUrl}/` });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await chatless.close();
+    await agent.close();
+    await coingecko.close();
+  });
+
+  it("reads simple prices, markets and a chart as typed JSON", async () => {
+    const prices = await dashboard.prices.simple({ ids: "bitcoin,ethereum", vs_currencies: "usd" });
+    expect(prices).toEqual({ bitcoin: { usd: 42 }, ethereum: { usd: 42 } });
+
+    const markets = await dashboard.prices.markets({ vs_currency: "usd", per_page: "10" });
+    expect(markets[0]).toMatchObject({ id: "bitcoin", symbol: "btc", current_price: 42, extra_field: true });
+
+    const chart = await dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "7" });
+    expect(chart.prices).toEqual([[1_700_000_000_000, 42]]);
+    expect(coingecko.requests.some((path) => path.startsWith("/api/v3/coins/bitcoin/market_chart?"))).toBe(
+      true,
+    );
+  });
+
+  it("refuses invalid input before any request is sent, as BAD_REQUEST with issues", async () => {
+    const before = coingecko.requests.length;
+    const error = await dashboard.prices
+      .chart("../admin", { vs_currency: "usd", days: "7" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeyportError);
+    expect(error).toMatchObject({ code: "BAD_REQUEST", status: 400, issues: [{ path: ["id"] }] });
+    // Values the types cannot rule out are checked at run time, by the proxy's own schemas.
+    await expect(dashboard.prices.chart("bitcoin", { vs_currency: "u$d", days: "7" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(collect(dashboard.chat.stream([]))).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      status: 400,
+    });
+    expect(coingecko.requests.length).toBe(before);
+    expect(agent.calls.length).toBe(0);
+  });
+
+  it("turns the proxy's error envelopes into KeyportErrors with code and status", async () => {
+    coingecko.failWith = 500;
+    try {
+      await expect(dashboard.prices.simple({ ids: "dogecoin", vs_currencies: "eur" })).rejects.toMatchObject({
+        name: "KeyportError",
+        code: "BAD_GATEWAY",
+        status: 502,
+      });
+    } finally {
+      coingecko.failWith = undefined;
+    }
+    const noChat = createDashboardClient({ baseUrl: chatless.baseUrl });
+    await expect(collect(noChat.chat.stream([{ role: "user", content: "hi" }]))).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      status: 503,
+    });
+  });
+
+  it("streams a chat as raw text chunks, as the agent sends them", async () => {
+    const chunks: string[] = [];
+    const stream = dashboard.chat.stream([{ role: "user", content: "What moved ETH?" }], {
+      sessionId: "s_1",
+    });
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      // The first chunk arrives while the agent is still holding the rest: it really streams.
+      if (chunks.join("") === FIRST) agent.release();
+    }
+    expect(chunks.join("")).toBe(FIRST + REST);
+    const call = agent.calls.at(-1);
+    expect(call && JSON.parse(call.body)).toEqual({
+      messages: [{ role: "user", content: "What moved ETH?" }],
+      sessionId: "s_1",
+    });
+    expect(await call?.ended).toBe("finished");
+  });
+
+  it("stops the stream and the request when the signal aborts: the agent sees the connection close", async () => {
+    const controller = new AbortController();
+    const calls = agent.calls.length;
+    const chunks: string[] = [];
+    for await (const chunk of dashboard.chat.stream([{ role: "user", content: "long answer" }], {
+      signal: controller.signal,
+    })) {
+      chunks.push(chunk);
+      controller.abort();
+    }
+    expect(chunks).toEqual([FIRST]);
+    await waitFor(() => agent.calls.length > calls);
+    expect(await agent.calls.at(-1)?.ended).toBe("aborted");
+  });
+
+  it("stops the request when the reader leaves the loop early", async () => {
+    const calls = agent.calls.length;
+    for await (const chunk of dashboard.chat.stream([{ role: "user", content: "never mind" }])) {
+      expect(chunk).toBe(FIRST);
+      break;
+    }
+    await waitFor(() => agent.calls.length > calls);
+    expect(await agent.calls.at(-1)?.ended).toBe("aborted");
+  });
+
+  it("reports an unreachable proxy as NETWORK_ERROR with status 0", async () => {
+    const offline = createDashboardClient({ baseUrl: "http://127.0.0.1:1" });
+    await expect(offline.prices.simple({ ids: "bitcoin", vs_currencies: "usd" })).rejects.toMatchObject({
+      code: "NETWORK_ERROR",
+      status: 0,
+    });
+  });
+});
