@@ -4,6 +4,8 @@ import { type LoadSpec, type Measurement, measureLoad } from "./load.js";
 export interface Contestant {
   key: string;
   spec: LoadSpec;
+  /** Overrides the run's connection count (e.g. 1 for a single client's latency). */
+  connections?: number;
 }
 
 /** How long and how hard each measurement runs. */
@@ -25,11 +27,11 @@ export async function measureAlternating(
   settings: AlternateSettings,
 ): Promise<Map<string, Measurement[]>> {
   const results = new Map<string, Measurement[]>(contestants.map((c) => [c.key, []]));
-  const load = { connections: settings.connections };
   for (let round = 0; round < settings.rounds; round++) {
     const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
     for (const contestant of order) {
       if (contestant === undefined) continue;
+      const load = { connections: contestant.connections ?? settings.connections };
       if (settings.warmupSeconds > 0) {
         await measureLoad(contestant.spec, { ...load, durationSeconds: settings.warmupSeconds });
       }

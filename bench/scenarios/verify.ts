@@ -1,7 +1,188 @@
-import type { ScenarioModule } from "./types.js";
+import { readFile } from "node:fs/promises";
+import type { Contestant } from "../lib/alternate.js";
+import type { ServerChild } from "../lib/child.js";
+import type { BenchDatabase } from "../lib/databases.js";
+import { createKey, documentsRoute, signIn } from "../lib/keyport.js";
+import type { LoadSpec } from "../lib/load.js";
+import { judge, type ScenarioResult, skipped, summarize, type Target } from "../lib/result.js";
+import { startBenchServer, startKeyport } from "../lib/servers.js";
+import type { ScenarioContext, ScenarioModule } from "./types.js";
 
-/** Placeholder until keys.verify lands. */
+const TARGETS = {
+  "verify-rest": { kind: "ratio", min: 0.5, maxP99Ms: 10 },
+  "verify-trpc": { kind: "ratio", min: 0.4 },
+  "verify-recording": { kind: "ratio", min: 0.9 },
+} as const satisfies Record<string, Target>;
+type Name = keyof typeof TARGETS;
+const NAMES: readonly Name[] = ["verify-rest", "verify-trpc", "verify-recording"];
+
+// The server setting that turns usage recording off, and where the server declares its settings.
+const RECORDING_OFF = { USAGE_RECORDING: "off" };
+const SERVER_ENV = new URL("../../packages/server/src/env.ts", import.meta.url);
+
+async function recordingSwitchExists(): Promise<boolean> {
+  return (await readFile(SERVER_ENV, "utf8")).includes("USAGE_RECORDING");
+}
+
+async function expectValid(spec: LoadSpec): Promise<void> {
+  const response = await fetch(spec.url, {
+    method: spec.method ?? "GET",
+    headers: spec.headers,
+    body: spec.body,
+  });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes('"VALID"')) {
+    throw new Error(`verify answered ${response.status} without VALID`);
+  }
+}
+
+/** The tRPC call of keys.verify: a mutation (POST, superjson body) or, failing that, a query (GET). */
+async function trpcVerifySpec(baseUrl: string, secret: string): Promise<LoadSpec | null> {
+  const input = JSON.stringify({ json: { key: secret } });
+  const headers = { "content-type": "application/json" };
+  const mutation: LoadSpec = { url: `${baseUrl}/trpc/keys.verify`, method: "POST", headers, body: input };
+  const query: LoadSpec = { url: `${baseUrl}/trpc/keys.verify?input=${encodeURIComponent(input)}` };
+  for (const spec of [mutation, query]) {
+    const response = await fetch(spec.url, {
+      method: spec.method ?? "GET",
+      headers: spec.headers,
+      body: spec.body,
+    });
+    if (response.status === 200 && (await response.text()).includes('"VALID"')) return spec;
+    await response.arrayBuffer().catch(() => undefined);
+  }
+  return null;
+}
+
+async function runOn(
+  ctx: ScenarioContext,
+  database: BenchDatabase,
+  withHttpBaseline: boolean,
+  results: ScenarioResult[],
+): Promise<void> {
+  const wanted = NAMES.filter(
+    (name) => ctx.selected(name) && (withHttpBaseline || name === "verify-recording"),
+  );
+  if (wanted.length === 0) return;
+  const skip = (name: Name, note: string) => results.push(skipped(name, database.kind, TARGETS[name], note));
+  const children: ServerChild[] = [];
+  try {
+    const server = await startKeyport(`server-verify-${database.kind}`, database, ctx.children);
+    children.push(server);
+    if (!(await documentsRoute(server.url, "post", "/api-keys/verify"))) {
+      for (const name of wanted) skip(name, "skipped: not implemented (no POST /api-keys/verify)");
+      return;
+    }
+    const session = await signIn(server.url);
+    const { secret } = await createKey(server.url, session, "verify bench");
+    const body = JSON.stringify({ key: secret });
+    const rest: LoadSpec = { url: `${server.url}/api-keys/verify`, method: "POST", body };
+    await expectValid({ ...rest, headers: { "content-type": "application/json" } });
+
+    const contestants: Contestant[] = [];
+    if (withHttpBaseline) {
+      const bare = await startBenchServer("bare-http", ctx.children);
+      children.push(bare);
+      contestants.push({
+        key: "bare node:http",
+        spec: { url: `${bare.url}/api-keys/verify`, method: "POST", body },
+      });
+    }
+    contestants.push({ key: "verify REST", spec: rest });
+    if (wanted.includes("verify-trpc")) {
+      const trpc = await trpcVerifySpec(server.url, secret);
+      if (trpc) contestants.push({ key: "verify tRPC", spec: trpc });
+      else skip("verify-trpc", "skipped: not implemented (no keys.verify procedure over tRPC)");
+    }
+    if (wanted.includes("verify-recording")) {
+      if (await recordingSwitchExists()) {
+        const off = await startKeyport(
+          `server-verify-off-${database.kind}`,
+          database,
+          ctx.children,
+          RECORDING_OFF,
+        );
+        children.push(off);
+        const offSpec: LoadSpec = { ...rest, url: `${off.url}/api-keys/verify` };
+        await expectValid({ ...offSpec, headers: { "content-type": "application/json" } });
+        contestants.push({ key: "verify REST, recording off", spec: offSpec });
+      } else {
+        skip("verify-recording", "skipped: the server has no USAGE_RECORDING=off setting");
+      }
+    }
+
+    ctx.log(`verify [${database.kind}]: one valid key, cache hit`);
+    const rounds = await ctx.alternateRun(contestants);
+    const summary = (key: string, label: string) => {
+      const measured = rounds.get(key);
+      return measured && measured.length > 0 ? summarize(label, measured) : null;
+    };
+    const bare = summary("bare node:http", "bare node:http constant JSON");
+    const restOn = summary("verify REST", "keyport REST POST /api-keys/verify");
+    const trpc = summary("verify tRPC", "keyport tRPC keys.verify");
+    const restOff = summary("verify REST, recording off", "same, USAGE_RECORDING=off");
+    const rss = await server.rssMb();
+    if (wanted.includes("verify-rest") && restOn && bare) {
+      results.push(
+        judge({
+          name: "verify-rest",
+          database: database.kind,
+          target: TARGETS["verify-rest"],
+          scenario: restOn,
+          baseline: bare,
+          rssMb: rss,
+        }),
+      );
+    }
+    if (wanted.includes("verify-trpc") && trpc && bare) {
+      results.push(
+        judge({
+          name: "verify-trpc",
+          database: database.kind,
+          target: TARGETS["verify-trpc"],
+          scenario: trpc,
+          baseline: bare,
+          rssMb: rss,
+        }),
+      );
+    }
+    if (wanted.includes("verify-recording") && restOn && restOff) {
+      results.push(
+        judge({
+          name: "verify-recording",
+          database: database.kind,
+          target: TARGETS["verify-recording"],
+          scenario: { ...restOn, name: "verify REST, recording on" },
+          baseline: restOff,
+          rssMb: rss,
+        }),
+      );
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.log(`verify [${database.kind}] failed: ${message}`);
+    for (const name of wanted) {
+      const done = results.some((result) => result.name === name && result.database === database.kind);
+      if (!done) results.push(skipped(name, database.kind, TARGETS[name], message, "failed"));
+    }
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+  }
+}
+
+/**
+ * Verification of a cached valid key: REST and tRPC against bare node:http (on PostgreSQL, the
+ * cache hit touches no database), and recording on against off on each database.
+ */
 export const verifyScenarios: ScenarioModule = {
-  names: ["verify-rest", "verify-trpc", "verify-recording"],
-  run: async () => [],
+  names: NAMES,
+  async run(ctx) {
+    const results: ScenarioResult[] = [];
+    const { databases } = ctx.options;
+    const httpBaselineOn = databases.includes("postgres") ? "postgres" : databases[0];
+    for (const kind of databases) {
+      await runOn(ctx, await ctx.databases.create(kind), kind === httpBaselineOn, results);
+    }
+    return results;
+  },
 };
