@@ -1,0 +1,102 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  ApiKey,
+  ChartResponse,
+  DashboardClient,
+  KeyportClient,
+  KeyportError,
+  KeyportErrorCode,
+  Market,
+  RouterInputs,
+  RouterOutputs,
+  SimplePriceResponse,
+} from "../src/index.js";
+
+declare const keyport: KeyportClient;
+declare const dashboard: DashboardClient;
+
+type Status = "active" | "revoked" | "expired";
+
+describe("Keyport client types", () => {
+  it("infers every output from the server's router, not any", () => {
+    expectTypeOf<RouterOutputs["keys"]["list"]>().not.toBeAny();
+    expectTypeOf<RouterOutputs["keys"]["list"]["keys"]>().toEqualTypeOf<ApiKey[]>();
+    expectTypeOf<RouterOutputs["keys"]["list"]["nextCursor"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<ApiKey>().not.toBeAny();
+    expectTypeOf<ApiKey["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<ApiKey["status"]>().toEqualTypeOf<Status>();
+    expectTypeOf<ApiKey["createdAt"]>().toEqualTypeOf<Date>();
+    expectTypeOf<ApiKey["expiresAt"]>().toEqualTypeOf<Date | null>();
+    expectTypeOf<ApiKey["rateLimit"]>().toEqualTypeOf<{ limit: number; windowSeconds: number } | null>();
+    expectTypeOf<RouterOutputs["keys"]["create"]["key"]>().toEqualTypeOf<string>();
+    expectTypeOf<RouterOutputs["keys"]["roll"]["previous"]>().toEqualTypeOf<ApiKey>();
+    expectTypeOf<RouterOutputs["auth"]["verify"]["expiresAt"]>().toEqualTypeOf<Date>();
+  });
+
+  it("infers inputs, with optional fields optional", () => {
+    expectTypeOf<RouterInputs["keys"]["create"]>().not.toBeAny();
+    expectTypeOf<RouterInputs["keys"]["create"]["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<{ name: string }>().toExtend<RouterInputs["keys"]["create"]>();
+    expectTypeOf<RouterInputs["keys"]["list"]["wallet"]>().toEqualTypeOf<string>();
+    expectTypeOf<RouterInputs["keys"]["roll"]["gracePeriodSeconds"]>().toEqualTypeOf<number | undefined>();
+  });
+
+  it("types each call's argument and result", () => {
+    expectTypeOf(keyport.keys.list.query).parameter(0).toEqualTypeOf<RouterInputs["keys"]["list"]>();
+    expectTypeOf(keyport.keys.list.query).returns.resolves.toEqualTypeOf<RouterOutputs["keys"]["list"]>();
+    expectTypeOf(keyport.keys.create.mutate).returns.resolves.toEqualTypeOf<
+      RouterOutputs["keys"]["create"]
+    >();
+    expectTypeOf(keyport.signIn).returns.resolves.toEqualTypeOf<RouterOutputs["auth"]["verify"]>();
+  });
+
+  it("makes wrong calls compile errors", () => {
+    // @ts-expect-error name must be a string
+    void keyport.keys.create.mutate({ name: 42 });
+    // @ts-expect-error rateLimit.limit must be a number
+    void keyport.keys.create.mutate({ name: "x", rateLimit: { limit: "10", windowSeconds: 1 } });
+    // @ts-expect-error list needs the wallet
+    void keyport.keys.list.query({});
+    // @ts-expect-error status is active, revoked, expired or all
+    void keyport.keys.list.query({ wallet: "0x", status: "deleted" });
+    // @ts-expect-error list is a query, not a mutation
+    void keyport.keys.list.mutate({ wallet: "0x" });
+    // @ts-expect-error there is no such procedure
+    void keyport.keys.remove.mutate({ id: "key_x" });
+    // @ts-expect-error signIn needs the SIWE fields
+    void keyport.signIn({ address: "0x1", signMessage: async () => "0x" }, { domain: "localhost" });
+  });
+});
+
+describe("Dashboard client types", () => {
+  it("types prices from the proxy's schemas", () => {
+    expectTypeOf(dashboard.prices.simple).returns.resolves.toEqualTypeOf<SimplePriceResponse>();
+    expectTypeOf<SimplePriceResponse>().toEqualTypeOf<Record<string, Record<string, number | null>>>();
+    expectTypeOf(dashboard.prices.markets).returns.resolves.items.toEqualTypeOf<Market>();
+    expectTypeOf<Market["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Market["current_price"]>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf(dashboard.prices.chart).returns.resolves.toEqualTypeOf<ChartResponse>();
+    expectTypeOf<ChartResponse["prices"]>().toEqualTypeOf<[number, number][]>();
+    expectTypeOf(dashboard.chat.stream).returns.toEqualTypeOf<AsyncIterable<string>>();
+  });
+
+  it("makes wrong calls compile errors", () => {
+    // @ts-expect-error ids is required
+    void dashboard.prices.simple({ vs_currencies: "usd" });
+    // @ts-expect-error days is one of CoinGecko's values
+    void dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "2" });
+    // @ts-expect-error order is one of CoinGecko's values
+    void dashboard.prices.markets({ vs_currency: "usd", order: "price_desc" });
+    // @ts-expect-error a chat role is user, assistant or system
+    dashboard.chat.stream([{ role: "robot", content: "hi" }]);
+  });
+});
+
+describe("KeyportError", () => {
+  it("has a closed set of codes and a numeric status", () => {
+    expectTypeOf<KeyportError["code"]>().toEqualTypeOf<KeyportErrorCode>();
+    expectTypeOf<"UNAUTHORIZED">().toExtend<KeyportErrorCode>();
+    expectTypeOf<"NOT_A_CODE">().not.toExtend<KeyportErrorCode>();
+    expectTypeOf<KeyportError["status"]>().toEqualTypeOf<number>();
+  });
+});
