@@ -6,7 +6,11 @@ export interface PageCursor {
   id: string;
 }
 
-const decoded = z.tuple([z.iso.datetime(), z.string().regex(/^key_[0-9A-Za-z]{16,64}$/)]);
+// Year 0 is valid ISO-8601 but not a PostgreSQL timestamp: a forged cursor must get 400, not a failed query.
+const decoded = z.tuple([
+  z.iso.datetime().refine((value) => new Date(value).getUTCFullYear() >= 1),
+  z.string().regex(/^key_[0-9A-Za-z]{16,64}$/),
+]);
 
 /** Opaque to clients: base64url of `[createdAt ISO, id]`. */
 export function encodeCursor(cursor: PageCursor): string {
