@@ -17,17 +17,19 @@ import type { UsageBatch } from "./buffer.js";
  * unnest(), so the parameter count stays fixed (no 65,535-parameter ceiling) and the plan is
  * cached. Counts and lastUsedAt are written by the same statement, hence atomically: a failed
  * flush is retried whole without ever counting twice. The buffer sends each
- * (key_id, hour, outcome) at most once per batch, as ON CONFLICT requires.
+ * (key_id, hour, outcome) at most once per batch, as ON CONFLICT requires. Every parameter is
+ * declared text[] and cast in SQL: drizzle's postgres.js client passes timestamptz[] parameters
+ * through unserialised, so a timestamptz[] parameter would break there.
  */
 export const WRITE_USAGE_SQL = `
 WITH counted AS (
   INSERT INTO usage_hourly (key_id, wallet, hour, outcome, count)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::bigint[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[]::timestamptz[], $4::text[], $5::text[]::bigint[])
   ON CONFLICT (key_id, hour, outcome) DO UPDATE SET count = usage_hourly.count + EXCLUDED.count
   RETURNING 1
 ), touched AS (
   UPDATE api_keys AS k SET last_used_at = v.at
-  FROM unnest($6::text[], $7::timestamptz[]) AS v (id, at)
+  FROM unnest($6::text[], $7::text[]::timestamptz[]) AS v (id, at)
   WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.at)
   RETURNING 1
 )

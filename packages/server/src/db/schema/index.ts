@@ -2,3 +2,4 @@
 export { type ApiKeyRow, apiKeys } from "./api-keys.js";
 export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
+export { usageHourly } from "./usage.js";
