@@ -4,12 +4,15 @@ import type { Logger } from "pino";
 import { createSiweSettings } from "./auth/siwe.js";
 import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
+import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createRequestHandler, type FastRoute } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
 import { collectRestRoutes } from "./http/rest.js";
+import { verifyRoute } from "./http/verify-route.js";
 import { createLogger } from "./logger.js";
 import { appRouter } from "./routers/_app.js";
+import { createVerificationServices } from "./verify/services.js";
 
 /** Procedures whose REST route answers 201 Created. */
 const CREATED = new Set(["keys.create", "keys.roll"]);
@@ -18,7 +21,7 @@ export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
   database?: Database;
   logger?: Logger;
-  /** Exact `"METHOD /path"` handlers dispatched before everything else. */
+  /** Exact `"METHOD /path"` handlers dispatched before everything else (added to the app's own `POST /api-keys/verify`). */
   fastRoutes?: ReadonlyMap<string, FastRoute>;
   /** How long `close()` waits for in-flight requests before dropping connections. */
   shutdownTimeoutMs?: number;
@@ -37,7 +40,9 @@ export interface App {
 }
 
 /**
- * Builds the database (migrated), the router and the node HTTP server, without listening.
+ * Builds the database (migrated), the verification services (key cache fed by LISTEN/NOTIFY, rate
+ * limiter, usage buffer), the router and the node HTTP server, without listening. `close()` stops
+ * HTTP (in-flight requests finish), flushes usage, stops listening, quits Redis, closes the database.
  * @example
  * const app = await createApp(parseEnv({ DATABASE_URL: "memory:" }));
  * const port = await app.listen(0, "127.0.0.1");
@@ -46,7 +51,21 @@ export interface App {
 export async function createApp(env: Env, options: CreateAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
-  const services: Services = { database, env, logger, siwe: createSiweSettings(env) };
+  const rawQuery = createRawQuery(database.driver);
+  const verification = await createVerificationServices(env, database, rawQuery, logger).catch(
+    async (error: unknown) => {
+      if (!options.database) await database.close();
+      throw error;
+    },
+  );
+  const services: Services = {
+    database,
+    env,
+    logger,
+    siwe: createSiweSettings(env),
+    rawQuery,
+    verification,
+  };
   const restRoutes = collectRestRoutes(appRouter, CREATED);
   const openApiDocument = createOpenApiDocument(appRouter, {
     created: new Set([...CREATED].map((path) => path.replace(".", "-"))),
@@ -57,10 +76,11 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     services,
     restRoutes,
     openApiDocument,
-    fastRoutes: options.fastRoutes ?? new Map(),
+    fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
-  const hooks: (() => Promise<void> | void)[] = [];
+  // Usage is flushed (awaited) before anything it writes through is closed.
+  const hooks: (() => Promise<void> | void)[] = verification.shutdownSteps.map((step) => step.run);
   let closing: Promise<void> | undefined;
 
   async function shutdown(): Promise<void> {
@@ -88,7 +108,8 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
         });
       }),
     onShutdown: (hook) => {
-      hooks.push(hook);
+      // Before the app's own steps, so a hook can still verify or record usage.
+      hooks.splice(hooks.length - verification.shutdownSteps.length, 0, hook);
     },
     close: () => {
       closing ??= shutdown();

@@ -2,7 +2,9 @@ import type { IncomingMessage } from "node:http";
 import type { Logger } from "pino";
 import type { SiweSettings } from "./auth/siwe.js";
 import type { Database } from "./db/database.js";
+import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
+import type { VerificationServices } from "./verify/services.js";
 
 /** Long-lived things a request needs, built once by `createApp`. */
 export interface Services {
@@ -10,6 +12,9 @@ export interface Services {
   env: Env;
   logger: Logger;
   siwe: SiweSettings;
+  /** Raw SQL over the same connection pool, for the usage rollups. */
+  rawQuery: RawQuery;
+  verification: VerificationServices;
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
@@ -26,6 +31,9 @@ export function createContextInner({ services, bearerToken }: CreateContextInner
     env: services.env,
     logger: services.logger,
     siwe: services.siwe,
+    rawQuery: services.rawQuery,
+    keyCache: services.verification.cache,
+    verifier: services.verification.verifier,
     bearerToken,
   };
 }

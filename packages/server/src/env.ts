@@ -48,6 +48,18 @@ export const envSchema = z.object({
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  /** Namespace of the rate-limit counters in Redis (tests use one per run). */
+  REDIS_KEY_PREFIX: z.string().min(1).default("keyport:rl:"),
+  USAGE_FLUSH_INTERVAL_MS: positiveInt(1_000),
+  USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
+  KEY_CACHE_MAX: positiveInt(100_000),
+  KEY_CACHE_TTL_MS: positiveInt(60_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -29,3 +29,11 @@ export {
 export { nonceOutput, verifyInput, verifyOutput } from "./schemas/auth.js";
 export { keyId, wallet, walletInput } from "./schemas/common.js";
 export { type ErrorEnvelope, errorEnvelope } from "./schemas/error.js";
+export { type Usage, type UsageInput, usage, usageCounts, usageInput } from "./schemas/usage.js";
+export {
+  type Verification,
+  type VerifyKeyInput,
+  verification,
+  verificationRateLimit,
+  verifyKeyInput,
+} from "./schemas/verification.js";

@@ -30,3 +30,12 @@ export const REDACT_PATHS = [
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, destination);
 }
+
+/**
+ * The name, code and message of an error, without the extra properties drivers attach (postgres.js
+ * adds the statement's parameters): for log lines on paths that touch keys.
+ */
+export function errorSummary(error: unknown): { name: string; code?: unknown; message: string } {
+  if (!(error instanceof Error)) return { name: "NonError", message: "a non-Error value was thrown" };
+  return { name: error.name, code: Reflect.get(error, "code"), message: error.message };
+}

@@ -48,10 +48,16 @@ export function toErrorResponse(cause: unknown): { status: number; body: ErrorEn
   return { status, body: { code: cause.code, message } };
 }
 
-/** Writes a JSON response. */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** Writes a JSON response, with `headers` added (e.g. `cache-control`). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
+    ...headers,
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(payload),
   });
@@ -59,7 +65,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /** Writes the error envelope for any thrown value. */
-export function sendError(res: ServerResponse, cause: unknown): void {
+export function sendError(res: ServerResponse, cause: unknown, headers?: Record<string, string>): void {
   const { status, body } = toErrorResponse(cause);
-  sendJson(res, status, body);
+  sendJson(res, status, body, headers);
 }

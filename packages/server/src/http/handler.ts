@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from "./body.js";
 import { DOCS_HTML } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
 import { callRestRoute, matchRestRoute, type RestRoute } from "./rest.js";
+import { NO_STORE } from "./verify-route.js";
 
 /** A handler for one exact `METHOD /path`, checked before anything else (hot paths such as verify). */
 export type FastRoute = (
@@ -27,7 +28,8 @@ export interface RequestHandlerOptions {
 
 /**
  * The whole HTTP surface as one node request listener: fast routes, /trpc, /healthz, /openapi.json,
- * /docs, then the REST routes. Logs one line per request (method, route, status, duration), never a body.
+ * /docs, then the REST routes. Logs one line per request (method, route, status, duration), never a body:
+ * at info, except fast routes and unbatched tRPC verify, which log at debug.
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const { services, restRoutes, router } = options;
@@ -37,6 +39,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     basePath: "/trpc/",
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req }) => createContext(services, req),
+    // Verification answers are authorisation decisions: never cached on the way.
+    responseMeta: ({ paths }) =>
+      paths?.includes("keys.verify") ? { headers: NO_STORE } : {},
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
         services.logger.error({ err: error.cause ?? error, path }, "procedure failed");
@@ -49,11 +54,6 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     method: string,
     pathname: string,
   ): Promise<string> {
-    const fast = options.fastRoutes.get(`${method} ${pathname}`);
-    if (fast) {
-      await fast(req, res, services);
-      return pathname;
-    }
     if (pathname === "/trpc" || pathname.startsWith("/trpc/")) {
       trpc(req, res);
       return "/trpc";
@@ -102,32 +102,45 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     return label;
   }
 
+  const { logger } = services;
+  const info = logger.info.bind(logger);
+  const debug = logger.debug.bind(logger);
+
+  function fail(res: ServerResponse, method: string, cause: unknown): void {
+    logger.error({ err: cause, method }, "request handler failed");
+    if (!res.headersSent) sendError(res, cause);
+  }
+
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
     const method = req.method ?? "GET";
     const raw = req.url ?? "/";
     const query = raw.indexOf("?");
     const pathname = query === -1 ? raw : raw.slice(0, query);
-    route(req, res, method, pathname).then(
-      (label) => {
-        logWhenDone(res, () =>
-          services.logger.info(
-            {
-              method,
-              route: label,
-              status: res.statusCode,
-              durationMs: Math.round((performance.now() - started) * 10) / 10,
-            },
-            "request",
-          ),
-        );
-      },
-      (cause: unknown) => {
-        services.logger.error({ err: cause, method }, "request handler failed");
-        if (!res.headersSent) sendError(res, cause);
-      },
-    );
+    const fast = options.fastRoutes.get(`${method} ${pathname}`);
+    // Hot paths log at debug (their failures still log at error), so at the default
+    // LOG_LEVEL=info a verification costs no log line, no timer and no listener.
+    const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;
+    const write = !quiet ? info : logger.isLevelEnabled("debug") ? debug : undefined;
+    const started = write === undefined ? 0 : performance.now();
+    const logLine = (label: string) => {
+      if (write !== undefined)
+        logWhenDone(res, () => write(requestLine(method, label, res.statusCode, started), "request"));
+    };
+    if (fast !== undefined) {
+      Promise.resolve(fast(req, res, services)).then(
+        () => logLine(pathname),
+        (cause: unknown) => fail(res, method, cause),
+      );
+      return;
+    }
+    route(req, res, method, pathname).then(logLine, (cause: unknown) => fail(res, method, cause));
   };
+}
+/** tRPC verify (unbatched) is a hot path too. */
+const QUIET_TRPC_PATH = "/trpc/keys.verify";
+
+function requestLine(method: string, route: string, status: number, started: number) {
+  return { method, route, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 
 function logWhenDone(res: ServerResponse, log: () => void): void {

@@ -5,7 +5,7 @@ import { errorEnvelope } from "../schemas/error.js";
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Invalid input (`BAD_REQUEST`, with `issues`) or malformed JSON (`PARSE_ERROR`)",
+  400: "Invalid input (`BAD_REQUEST`, with `issues`; for usage also a range that is reversed or too large) or malformed JSON (`PARSE_ERROR`)",
   401: "Missing, invalid, expired or logged-out session token (`UNAUTHORIZED`); for sign-in: any failed check",
   403: "The session's wallet is not the requested wallet (`FORBIDDEN`)",
   404: "No such key for this wallet (`NOT_FOUND`); another wallet's key looks the same as a missing one",
@@ -24,6 +24,8 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   "keys-list": [401, 403],
   "keys-revoke": [401, 404],
   "keys-roll": [401, 404, 409, 413, 415],
+  "keys-verify": [413, 415],
+  "usage-get": [401, 403, 404],
 };
 
 export interface OpenApiDocumentOptions {

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from "drizzle-o
 import type { Db } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import type { RateLimit } from "../schemas/api-key.js";
+import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { newKeyId } from "./id.js";
 import { newKey } from "./secret.js";
@@ -103,18 +104,26 @@ export async function listKeys(db: Db, params: ListKeysParams) {
 
 /**
  * Revokes a key of this wallet now; a key already revoked is returned unchanged (idempotent).
+ * The same transaction NOTIFYs the key id, so every instance's cache forgets it once (and only
+ * if) the revocation commits. The caller invalidates its own cache right after, so its very
+ * next verification already sees the revocation without waiting for the notification.
  * @returns null when the wallet has no such key.
  */
 export async function revokeKey(db: Db, id: string, wallet: string, now: Date): Promise<ApiKeyRow | null> {
   const owned = and(eq(apiKeys.id, id), eq(apiKeys.wallet, wallet));
-  const [updated] = await db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(owned, notRevoked(now)))
-    .returning();
-  if (updated) return updated;
-  const [existing] = await db.select().from(apiKeys).where(owned).limit(1);
-  return existing ?? null;
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(owned, notRevoked(now)))
+      .returning();
+    if (updated) {
+      await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${updated.id})`);
+      return updated;
+    }
+    const [existing] = await tx.select().from(apiKeys).where(owned).limit(1);
+    return existing ?? null;
+  });
 }
 
 export interface RollKeyParams {
@@ -127,7 +136,8 @@ export interface RollKeyParams {
 
 /**
  * Replaces an active, never-rolled key with a new secret that inherits name, rate limit and expiry.
- * The old key's revocation is scheduled at `min(now + grace, its expiry)`.
+ * The old key's revocation is scheduled at `min(now + grace, its expiry)`, and its id is
+ * NOTIFYed in the same transaction so cached copies pick up the new `revokedAt`.
  */
 export async function rollKey(db: Db, params: RollKeyParams) {
   return db.transaction(async (tx) => {
@@ -163,6 +173,7 @@ export async function rollKey(db: Db, params: RollKeyParams) {
       })
       .returning();
     if (!row || !previous) throw new Error("roll wrote no row");
+    await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${old.id})`);
     return { ok: true as const, key: secret.key, row, previous };
   });
 }

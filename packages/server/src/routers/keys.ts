@@ -12,11 +12,12 @@ import {
   rollKeyInput,
   rollKeyOutput,
 } from "../schemas/api-key.js";
-import { router, sessionProcedure } from "../trpc.js";
+import { verification, verifyKeyInput } from "../schemas/verification.js";
+import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
 const NOT_FOUND = "No such key";
 
-/** The key lifecycle of the session's wallet: create, list, revoke, roll. */
+/** The key lifecycle of the session's wallet (create, list, revoke, roll), and verify for backends. */
 export const keysRouter = router({
   create: sessionProcedure
     .meta({
@@ -109,6 +110,8 @@ export const keysRouter = router({
       const now = new Date();
       const row = await revokeKey(ctx.db, input.id, ctx.wallet, now);
       if (!row) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      // Other instances hear the NOTIFY; this one must not wait for it.
+      ctx.keyCache.invalidate(row.id);
       return { apiKey: toApiKey(row, now) };
     }),
 
@@ -143,6 +146,23 @@ export const keysRouter = router({
           message: "Only an active key that was not rolled or revoked can be rolled",
         });
       }
+      ctx.keyCache.invalidate(rolled.previous.id);
       return { key: rolled.key, apiKey: toApiKey(rolled.row, now), previous: toApiKey(rolled.previous, now) };
     }),
+
+  verify: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api-keys/verify",
+        tags: ["keys"],
+        protect: false,
+        summary: "Verify a key (for backends)",
+        description:
+          "No session: the key is the credential. Always 200 with a `Verification` whose `code` is VALID, NOT_FOUND (unknown, malformed or failed checksum: no database query), REVOKED, EXPIRED or RATE_LIMITED (checked in that order; only a key that is otherwise valid consumes its rate limit, and a rejected request consumes nothing). Every outcome of a known key counts in its usage. A revoked key fails from the next request on this instance and within about 1 second on other instances. Answers carry `Cache-Control: no-store`. 400 only when the body is not `{ key: string }` (at most 256 characters).",
+      },
+    })
+    .input(verifyKeyInput)
+    .output(verification)
+    .mutation(({ ctx, input }) => ctx.verifier.verify(input.key)),
 });

@@ -1,0 +1,31 @@
+import { TRPCError } from "@trpc/server";
+import { errorSummary } from "../logger.js";
+import { verifyKeyInput } from "../schemas/verification.js";
+import { readJsonBody } from "./body.js";
+import { sendError, sendJson } from "./errors.js";
+import type { FastRoute } from "./handler.js";
+
+/** A verification is an authorisation decision: never cacheable by anything in between. */
+export const NO_STORE = { "cache-control": "no-store" };
+
+/**
+ * `POST /api-keys/verify` without the tRPC machinery: read the small body, validate it with the
+ * procedure's own input schema, ask the verifier, write the answer. Same statuses and envelope as
+ * the procedure (400 with `issues`, 413, 415); when the key is cached and the rate limiter is
+ * in-process, no Promise beyond reading the body is created.
+ */
+export const verifyRoute: FastRoute = async (req, res, services) => {
+  try {
+    const parsed = verifyKeyInput.safeParse(await readJsonBody(req));
+    if (!parsed.success) {
+      throw new TRPCError({ code: "BAD_REQUEST", message: "Input validation failed", cause: parsed.error });
+    }
+    const answer = services.verification.verifier.verify(parsed.data.key);
+    sendJson(res, 200, "then" in answer ? await answer : answer, NO_STORE);
+  } catch (cause) {
+    if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
+      services.logger.error({ err: errorSummary(cause), route: "/api-keys/verify" }, "verification failed");
+    }
+    if (!res.headersSent) sendError(res, cause, NO_STORE);
+  }
+};

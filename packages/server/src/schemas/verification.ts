@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { VERIFICATION_CODES } from "../verify/record.js";
+import { keyId, timestamp, wallet } from "./common.js";
+
+/** Longest string verify reads as a key; longer ones are 400, anything shorter but malformed is NOT_FOUND. */
+export const MAX_VERIFY_KEY_LENGTH = 256;
+
+/** Body of verify: any string, so a malformed key answers NOT_FOUND (200) rather than 400. */
+export const verifyKeyInput = z.object({
+  key: z
+    .string()
+    .max(MAX_VERIFY_KEY_LENGTH)
+    .meta({ description: "The secret key to check, as the backend received it", example: "kp_…" }),
+});
+
+/** The state of the key's rate-limit window after this verification. */
+export const verificationRateLimit = z
+  .object({
+    limit: z.number().int(),
+    remaining: z.number().int().meta({ description: "Verifications left in this window" }),
+    resetAt: timestamp.meta({ description: "When the window ends and the count starts again" }),
+  })
+  .meta({ id: "VerificationRateLimit" });
+
+/** API.md's `Verification`. */
+export const verification = z
+  .object({
+    valid: z.boolean().meta({ description: "True exactly when code is VALID" }),
+    code: z.enum(VERIFICATION_CODES),
+    keyId: keyId.nullable().meta({ description: "null for NOT_FOUND" }),
+    wallet: wallet.nullable().meta({ description: "The key's owner; null for NOT_FOUND" }),
+    expiresAt: timestamp.nullable(),
+    ratelimit: verificationRateLimit
+      .nullable()
+      .meta({
+        description: "null when the key has no rate limit, or it was not consulted (REVOKED, EXPIRED)",
+      }),
+  })
+  .meta({ id: "Verification" });
+
+export type Verification = z.infer<typeof verification>;
+export type VerifyKeyInput = z.infer<typeof verifyKeyInput>;

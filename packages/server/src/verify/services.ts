@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { Database } from "../db/database.js";
+import type { RawQuery } from "../db/raw.js";
+import { apiKeys } from "../db/schema/index.js";
+import type { Env } from "../env.js";
+import { hashKey, isWellFormedKey } from "../keys/secret.js";
+import { errorSummary } from "../logger.js";
+import { createMemoryRateLimiter } from "../ratelimit/memory.js";
+import { createRedisRateLimiter } from "../ratelimit/redis.js";
+import type { RateLimiter } from "../ratelimit/types.js";
+import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
+import { createSqlUsageSink } from "../usage/rollup.js";
+import { createKeyCache, type KeyCache } from "./cache.js";
+import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
+import type { KeyRecord } from "./record.js";
+import { createKeyVerifier, type KeyVerifier } from "./verify.js";
+
+/** Everything the hot path runs on, built once per process. */
+export interface VerificationServices {
+  cache: KeyCache;
+  verifier: KeyVerifier;
+  /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
+  usage: Pick<UsageBuffer, "record" | "flush" | "close">;
+  /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
+  shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
+}
+
+/** Reads the cached projection of a key by its secret's hash. */
+async function loadKeyByHash(database: Database, hash: string): Promise<KeyRecord | null> {
+  const [row] = await database.db
+    .select({
+      id: apiKeys.id,
+      wallet: apiKeys.wallet,
+      name: apiKeys.name,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      limit: apiKeys.rateLimitLimit,
+      windowSeconds: apiKeys.rateLimitWindowSeconds,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.hash, hash))
+    .limit(1);
+  if (!row) return null;
+  const { limit, windowSeconds, ...rest } = row;
+  return { ...rest, rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null };
+}
+
+const NO_USAGE: VerificationServices["usage"] = {
+  record: () => undefined,
+  flush: async () => undefined,
+  close: async () => undefined,
+};
+
+/**
+ * Builds the key cache, the LISTEN/NOTIFY invalidation bus feeding it, the rate limiter (Redis
+ * when REDIS_URL is set, else in-process), the usage buffer writing hourly rollups, and the
+ * verifier on top. `shutdownSteps` flush usage first, then stop listening, then quit Redis.
+ */
+export async function createVerificationServices(
+  env: Env,
+  database: Database,
+  rawQuery: RawQuery,
+  logger: Logger,
+): Promise<VerificationServices> {
+  const cache = createKeyCache({ max: env.KEY_CACHE_MAX, ttlMs: env.KEY_CACHE_TTL_MS });
+  const bus = await createInvalidationBus(database.driver);
+  connectCacheToBus(cache, bus);
+
+  let redis: Redis | undefined;
+  let rateLimiter: RateLimiter;
+  if (env.REDIS_URL !== undefined) {
+    redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, lazyConnect: true });
+    redis.on("error", (error: unknown) => logger.warn({ err: errorSummary(error) }, "redis error"));
+    await redis.connect();
+    rateLimiter = createRedisRateLimiter(redis, { prefix: env.REDIS_KEY_PREFIX });
+  } else {
+    rateLimiter = createMemoryRateLimiter();
+  }
+
+  const usage =
+    env.USAGE_RECORDING === "on"
+      ? createUsageBuffer({
+          sink: createSqlUsageSink((text, params) => rawQuery(text, params)),
+          flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
+          onError: (error) => logger.error({ err: errorSummary(error) }, "usage flush failed; will retry"),
+        })
+      : NO_USAGE;
+
+  const verifier = createKeyVerifier({
+    isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
+    hashKey,
+    loadKeyByHash: (hash) => loadKeyByHash(database, hash),
+    cache,
+    rateLimiter,
+    usage,
+  });
+
+  const shutdownSteps: VerificationServices["shutdownSteps"] = [
+    { name: "usage flush", run: () => usage.close() },
+    { name: "invalidation bus", run: () => bus.close() },
+  ];
+  const client = redis;
+  if (client !== undefined) {
+    shutdownSteps.push({
+      name: "redis",
+      run: async () => {
+        await client.quit();
+      },
+    });
+  }
+  return { cache, verifier, usage, shutdownSteps };
+}
