@@ -36,4 +36,4 @@ export {
 } from "./keyport-client.js";
 export type { SignInOptions, SiweSigner } from "./sign-in.js";
 // Server types
-export type { ApiKey, AppRouter, RouterInputs, RouterOutputs } from "./types.js";
+export type { ApiKey, AppRouter, RouterInputs, RouterOutputs, Usage, Verification } from "./types.js";

@@ -13,3 +13,9 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** A key as every key procedure returns it (never the secret). */
 export type ApiKey = RouterOutputs["keys"]["list"]["keys"][number];
+
+/** What `keys.verify` answers for a key: `valid`, `code`, owner, expiry and rate-limit state. */
+export type Verification = RouterOutputs["keys"]["verify"];
+
+/** A wallet's usage over a range: totals, per key and a zero-filled series, by outcome. */
+export type Usage = RouterOutputs["usage"]["get"];

@@ -58,6 +58,7 @@ console.log(JSON.stringify({
   listed: page.keys.map((key) => key.id),
   firstName: first?.name,
   createdAtIsDate: createdAt instanceof Date,
+  verified: (await keyport.keys.verify.mutate({ key: created.key })).code,
   notFound: await failure(() => keyport.keys.revoke.mutate({ id: "key_0000000000000000" })),
   badCoin: await failure(() => dashboard.prices.chart("../etc", { vs_currency: "usd", days: "7" })),
 }));

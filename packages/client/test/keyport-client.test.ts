@@ -21,7 +21,8 @@ describe("createKeyportClient against the real server", () => {
   let keyport: KeyportClient;
 
   beforeAll(async () => {
-    server = await startKeyportServer();
+    // Usage counts reach the database every USAGE_FLUSH_INTERVAL_MS; short here so reads catch up soon.
+    server = await startKeyportServer({ USAGE_FLUSH_INTERVAL_MS: "50" });
     keyport = createKeyportClient({ url: server.trpcUrl });
   });
   afterAll(() => server.close());
@@ -59,6 +60,63 @@ describe("createKeyportClient against the real server", () => {
     const revoked = await keyport.keys.revoke.mutate({ id: rolled.apiKey.id });
     expect(revoked.apiKey.status).toBe("revoked");
     expect(revoked.apiKey.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it("verifies keys without a session: VALID, RATE_LIMITED, REVOKED and NOT_FOUND", async () => {
+    const { key, apiKey } = await keyport.keys.create.mutate({
+      name: "verified",
+      rateLimit: { limit: 2, windowSeconds: 3_600 },
+    });
+    const backend = createKeyportClient({ url: server.trpcUrl });
+    const first = await backend.keys.verify.mutate({ key });
+    expect(first).toMatchObject({ valid: true, code: "VALID", keyId: apiKey.id, wallet: account.address });
+    expect(first.ratelimit).toMatchObject({ limit: 2, remaining: 1 });
+    expect(first.ratelimit?.resetAt).toBeInstanceOf(Date);
+    expect(await backend.keys.verify.mutate({ key })).toMatchObject({ valid: true, code: "VALID" });
+    expect(await backend.keys.verify.mutate({ key })).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+
+    await keyport.keys.revoke.mutate({ id: apiKey.id });
+    expect(await backend.keys.verify.mutate({ key })).toMatchObject({ valid: false, code: "REVOKED" });
+    expect(await backend.keys.verify.mutate({ key: "kp_not-a-key" })).toEqual({
+      valid: false,
+      code: "NOT_FOUND",
+      keyId: null,
+      wallet: null,
+      expiresAt: null,
+      ratelimit: null,
+    });
+
+    // Every verification of the key counts once, under its outcome.
+    let usage = await keyport.usage.get.query({
+      wallet: account.address,
+      keyId: apiKey.id,
+      granularity: "hour",
+    });
+    const deadline = Date.now() + 15_000;
+    while (usage.totals.requests < 4 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      usage = await keyport.usage.get.query({
+        wallet: account.address,
+        keyId: apiKey.id,
+        granularity: "hour",
+      });
+    }
+    expect(usage.totals).toEqual({ requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 });
+    expect(usage.keys).toEqual([
+      { keyId: apiKey.id, name: "verified", requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 },
+    ]);
+    expect(usage.granularity).toBe("hour");
+    expect(usage.from).toBeInstanceOf(Date);
+    expect(usage.series.length).toBeGreaterThan(0);
+    expect(usage.series.reduce((sum, bucket) => sum + bucket.requests, 0)).toBe(4);
+  });
+
+  it("reads usage only for the session's own wallet: another wallet is FORBIDDEN 403", async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    await expect(keyport.usage.get.query({ wallet: stranger })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      status: 403,
+    });
   });
 
   it("uses the token it was given, or asks getToken when it has none", async () => {

@@ -10,6 +10,8 @@ import type {
   RouterInputs,
   RouterOutputs,
   SimplePriceResponse,
+  Usage,
+  Verification,
 } from "../src/index.js";
 
 declare const keyport: KeyportClient;
@@ -31,6 +33,33 @@ describe("Keyport client types", () => {
     expectTypeOf<RouterOutputs["keys"]["create"]["key"]>().toEqualTypeOf<string>();
     expectTypeOf<RouterOutputs["keys"]["roll"]["previous"]>().toEqualTypeOf<ApiKey>();
     expectTypeOf<RouterOutputs["auth"]["verify"]["expiresAt"]>().toEqualTypeOf<Date>();
+  });
+
+  it("infers Verification and Usage from the router", () => {
+    expectTypeOf<Verification>().not.toBeAny();
+    expectTypeOf<Verification["valid"]>().toEqualTypeOf<boolean>();
+    expectTypeOf<Verification["code"]>().toEqualTypeOf<
+      "VALID" | "NOT_FOUND" | "REVOKED" | "EXPIRED" | "RATE_LIMITED"
+    >();
+    expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Verification["ratelimit"]>().toEqualTypeOf<{
+      limit: number;
+      remaining: number;
+      resetAt: Date;
+    } | null>();
+    expectTypeOf(keyport.keys.verify.mutate).returns.resolves.toEqualTypeOf<Verification>();
+    expectTypeOf<Usage>().not.toBeAny();
+    expectTypeOf<Usage["granularity"]>().toEqualTypeOf<"hour" | "day">();
+    expectTypeOf<Usage["from"]>().toEqualTypeOf<Date>();
+    expectTypeOf<Usage["totals"]>().toEqualTypeOf<{
+      requests: number;
+      valid: number;
+      rateLimited: number;
+      expired: number;
+      revoked: number;
+    }>();
+    expectTypeOf<Usage["series"][number]["start"]>().toEqualTypeOf<Date>();
+    expectTypeOf(keyport.usage.get.query).returns.resolves.toEqualTypeOf<Usage>();
   });
 
   it("infers inputs, with optional fields optional", () => {
@@ -63,6 +92,10 @@ describe("Keyport client types", () => {
     void keyport.keys.list.mutate({ wallet: "0x" });
     // @ts-expect-error there is no such procedure
     void keyport.keys.remove.mutate({ id: "key_x" });
+    // @ts-expect-error verify takes the secret as `key`
+    void keyport.keys.verify.mutate({ secret: "kp_x" });
+    // @ts-expect-error granularity is hour or day
+    void keyport.usage.get.query({ wallet: "0x", granularity: "week" });
     // @ts-expect-error signIn needs the SIWE fields
     void keyport.signIn({ address: "0x1", signMessage: async () => "0x" }, { domain: "localhost" });
   });
