@@ -19,7 +19,14 @@ interface Case {
 }
 
 const BIG = JSON.stringify({ name: "x".repeat(70 * 1024) });
-const POST_ROUTES = ["/auth/nonce", "/auth/verify", "/auth/logout", "/api-keys", "/api-keys/{id}/roll"];
+const POST_ROUTES = [
+  "/auth/nonce",
+  "/auth/verify",
+  "/auth/logout",
+  "/api-keys",
+  "/api-keys/{id}/roll",
+  "/api-keys/verify",
+];
 
 function casesFor(wallet: string, id: string): Case[] {
   const withId = (path: string) => path.replace("{id}", id);

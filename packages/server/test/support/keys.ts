@@ -1,0 +1,48 @@
+import { createTRPCClient, httpBatchLink, httpLink } from "@trpc/client";
+import superjson from "superjson";
+import type { AppRouter } from "../../src/index.js";
+import { request } from "./server.js";
+
+/** The REST shape of a created key. */
+export interface CreatedKey {
+  key: string;
+  apiKey: { id: string; wallet: string; name: string; revokedAt: string | null; expiresAt: string | null };
+}
+
+/** Creates a key over REST (201 expected) with a session token. */
+export async function createKeyOver(
+  baseUrl: string,
+  token: string,
+  body: Record<string, unknown> = { name: "test key" },
+): Promise<CreatedKey> {
+  const { status, body: created } = await request(baseUrl, "POST", "/api-keys", { token, body });
+  if (status !== 201) throw new Error(`create failed with ${status}: ${JSON.stringify(created)}`);
+  return created as CreatedKey;
+}
+
+/** The REST shape of API.md's `Verification`. */
+export interface VerificationBody {
+  valid: boolean;
+  code: string;
+  keyId: string | null;
+  wallet: string | null;
+  expiresAt: string | null;
+  ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+}
+
+/** `POST /api-keys/verify` with no session: the key is the credential. */
+export async function verifyOver(baseUrl: string, key: string): Promise<VerificationBody> {
+  const { status, body } = await request(baseUrl, "POST", "/api-keys/verify", { body: { key } });
+  if (status !== 200) throw new Error(`verify failed with ${status}: ${JSON.stringify(body)}`);
+  return body as VerificationBody;
+}
+
+/** A typed tRPC client (superjson), batched unless `batch` is false, with an optional session. */
+export function trpcClient(baseUrl: string, token?: string, batch = true) {
+  const options = {
+    url: `${baseUrl}/trpc`,
+    transformer: superjson,
+    headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+  };
+  return createTRPCClient<AppRouter>({ links: [batch ? httpBatchLink(options) : httpLink(options)] });
+}
