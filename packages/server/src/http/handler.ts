@@ -55,6 +55,11 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     pathname: string,
   ): Promise<string> {
     if (pathname === "/trpc" || pathname.startsWith("/trpc/")) {
+      // tRPC's adapter builds a fetch Request, which throws (a 500) on these methods: refuse them first.
+      if (FETCH_FORBIDDEN_METHODS.has(method)) {
+        sendJson(res, 405, { code: "METHOD_NOT_SUPPORTED", message: "tRPC takes GET and POST" });
+        return "/trpc";
+      }
       trpc(req, res);
       return "/trpc";
     }
@@ -136,6 +141,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     route(req, res, method, pathname).then(logLine, (cause: unknown) => fail(res, method, cause));
   };
 }
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 /** tRPC verify (unbatched) is a hot path too. */
 const QUIET_TRPC_PATH = "/trpc/keys.verify";
 
