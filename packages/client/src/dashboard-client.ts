@@ -63,7 +63,8 @@ export interface DashboardClient {
  * for await (const chunk of dashboard.chat.stream([{ role: "user", content: "Hi" }], { signal })) show(chunk);
  */
 export function createDashboardClient(options: DashboardClientOptions): DashboardClient {
-  const fetchFn = options.fetch ?? globalThis.fetch;
+  // Looked up per call, unbound: browsers refuse `fetch` called as another object's method.
+  const fetchFn: FetchFunction = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   const base = options.baseUrl.replace(/\/+$/, "");
 
   async function getJson<T extends z.ZodType>(
