@@ -33,6 +33,10 @@ export const timestamp = z.date().meta({ format: "date-time", description: "ISO-
 export const timestampInput = z
   .union([z.date(), z.iso.datetime({ offset: true })])
   .transform((value) => new Date(value))
-  // PostgreSQL cannot store what Date.toISOString() writes past year 9999 (`+010000-...`).
-  .refine((date) => date.getUTCFullYear() <= 9999, "must be before the year 10000")
+  // PostgreSQL cannot read what Date.toISOString() writes past year 9999 (`+010000-...`) or for
+  // year 0, and usage ranges reach back 30 days from `to`: keep every input well inside both ends.
+  .refine((date) => {
+    const year = date.getUTCFullYear();
+    return year >= 1970 && year <= 9999;
+  }, "must be between the years 1970 and 9999")
   .meta({ description: "ISO-8601 timestamp with offset, e.g. 2030-01-01T00:00:00Z" });
