@@ -4,6 +4,8 @@ import { join } from "node:path";
 // `tsx bench/profile.ts <file.cpuprofile | dir> [--top N]`: summarises V8 CPU profiles written by
 // `pnpm bench -- --cpu-prof <dir>`: self time by function, by file and by package, as shares of
 // busy samples (idle excluded, GC and program included), plus inclusive time (self + callees).
+// `--last S` keeps only the last S seconds (the bench measures last, then stops the server), so
+// start-up and setup (module loading, sign-ins) stay out of the figures.
 
 interface CallFrame {
   functionName: string;
@@ -20,6 +22,7 @@ interface ProfileNode {
 interface Profile {
   nodes: ProfileNode[];
   samples: number[];
+  timeDeltas?: number[];
   startTime: number;
   endTime: number;
 }
@@ -68,7 +71,7 @@ function top(counts: Map<string, number>, total: number, n: number): string[] {
     .map(([name, count]) => `${((100 * count) / total).toFixed(1).padStart(5)}%  ${name}`);
 }
 
-function summarise(path: string, n: number): void {
+function summarise(path: string, n: number, lastSeconds: number | undefined): void {
   const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
   if (!isProfile(parsed)) throw new Error(`${path} is not a V8 CPU profile`);
   const byId = new Map(parsed.nodes.map((node) => [node.id, node]));
@@ -82,7 +85,12 @@ function summarise(path: string, n: number): void {
   const packages = new Map<string, number>();
   const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   let busy = 0;
-  for (const id of parsed.samples) {
+  const deltas = parsed.timeDeltas ?? [];
+  let at = parsed.startTime;
+  const cutoff = lastSeconds === undefined ? Number.NEGATIVE_INFINITY : parsed.endTime - lastSeconds * 1e6;
+  for (const [index, id] of parsed.samples.entries()) {
+    at += deltas[index] ?? 0;
+    if (at < cutoff) continue;
     const frame = byId.get(id)?.callFrame;
     if (frame === undefined || frame.functionName === "(idle)") continue;
     busy++;
@@ -90,8 +98,8 @@ function summarise(path: string, n: number): void {
     add(functions, label(frame));
     // Each function on the stack once per sample, however deep the recursion.
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
-      const onStack = byId.get(at)?.callFrame;
+    for (let node: number | undefined = id; node !== undefined; node = parents.get(node)) {
+      const onStack = byId.get(node)?.callFrame;
       if (onStack === undefined || onStack.functionName === "(root)") continue;
       const name = label(onStack);
       if (!seen.has(name)) {
@@ -121,11 +129,18 @@ function summarise(path: string, n: number): void {
 }
 
 const args = process.argv.slice(2);
-const topIndex = args.indexOf("--top");
-const n = topIndex === -1 ? 25 : Number(args[topIndex + 1]);
-const targets = args.filter((arg, i) => arg !== "--top" && i !== topIndex + 1);
+const flag = (name: string) => {
+  const index = args.indexOf(name);
+  if (index === -1) return undefined;
+  const value = Number(args[index + 1]);
+  args.splice(index, 2);
+  return value;
+};
+const n = flag("--top") ?? 25;
+const lastSeconds = flag("--last");
+const targets = args;
 if (targets.length === 0) {
-  process.stderr.write("usage: tsx bench/profile.ts <file.cpuprofile | dir> [--top N]\n");
+  process.stderr.write("usage: tsx bench/profile.ts <file.cpuprofile | dir> [--top N] [--last S]\n");
   process.exit(2);
 }
-for (const target of targets) for (const path of files(target)) summarise(path, n);
+for (const target of targets) for (const path of files(target)) summarise(path, n, lastSeconds);

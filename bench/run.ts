@@ -25,7 +25,7 @@ async function main(): Promise<number> {
   const databases = createDatabaseFactory(options.postgresUrl);
   const ctx: ScenarioContext = {
     options,
-    children: { cpuProfDir: options.cpuProfDir, logLevel: options.logLevel },
+    children: { cpuProfDir: options.cpuProfDir, logLevel: options.logLevel, tree: options.tree },
     databases,
     log,
     selected: (name) => isSelected(options, name),
@@ -66,6 +66,7 @@ async function main(): Promise<number> {
         ttfbRequests: options.ttfbRequests,
         databases: options.databases,
         logLevel: options.logLevel,
+        tree: options.tree ?? null,
         quick: options.quick,
       },
       durationSeconds: Math.round((Date.now() - started) / 1000),

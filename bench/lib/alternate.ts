@@ -6,6 +6,8 @@ export interface Contestant {
   spec: LoadSpec;
   /** Overrides the run's connection count (e.g. 1 for a single client's latency). */
   connections?: number;
+  /** A floor under the run's duration, for slow requests that need time to give a median. */
+  minDurationSeconds?: number;
 }
 
 /** How long and how hard each measurement runs. */
@@ -37,7 +39,7 @@ export async function measureAlternating(
       }
       const measured = await measureLoad(contestant.spec, {
         ...load,
-        durationSeconds: settings.durationSeconds,
+        durationSeconds: Math.max(settings.durationSeconds, contestant.minDurationSeconds ?? 0),
       });
       results.get(contestant.key)?.push(measured);
       const failures = measured.non2xx + measured.errors;

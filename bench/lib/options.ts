@@ -20,6 +20,8 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** LOG_LEVEL given to the Keyport server and proxy children (their stdout goes to /dev/null). */
   logLevel: string;
+  /** The checkout whose packages/server and packages/dashboard-proxy are run (default: this one). */
+  tree: string | undefined;
   /** Where the JSON results go; undefined skips writing. */
   resultsPath: string | undefined;
   quick: boolean;
@@ -36,6 +38,7 @@ const USAGE = `Usage: pnpm bench [-- options]
   --postgres <url>      admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof <dir>      write a .cpuprofile of each server child into <dir>
   --log-level <level>   LOG_LEVEL of the Keyport children (default info)
+  --tree <dir>          run packages/* from another checkout (e.g. a candidate fix); default this one
   --out <file>          results JSON path (default bench/results.json; "-" to skip)`;
 
 /**
@@ -54,6 +57,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     postgresUrl: env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     cpuProfDir: undefined,
     logLevel: "info",
+    tree: undefined,
     resultsPath: "bench/results.json",
     quick: false,
   };
@@ -104,6 +108,9 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
         break;
       case "--log-level":
         options.logLevel = value();
+        break;
+      case "--tree":
+        options.tree = value();
         break;
       case "--out": {
         const out = value();

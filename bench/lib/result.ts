@@ -93,11 +93,14 @@ export function judge(options: {
       pass = overheadMs !== null && overheadMs < target.maxMs;
       break;
   }
-  // Failed requests make the numbers meaningless, whatever they say.
-  if (scenario.failures > 0 || (baseline?.failures ?? 0) > 0) pass = false;
-  const failureNote =
-    scenario.failures > 0 || (baseline?.failures ?? 0) > 0
-      ? `${scenario.failures} failed requests (baseline ${baseline?.failures ?? 0})`
+  // Failed requests, or none at all, make the numbers meaningless, whatever they say.
+  const failed = scenario.failures > 0 || (baseline?.failures ?? 0) > 0;
+  const empty = !(scenario.rps > 0) || (baseline !== null && !(baseline.rps > 0));
+  if (failed || empty) pass = false;
+  const failureNote = failed
+    ? `${scenario.failures} failed requests (baseline ${baseline?.failures ?? 0})`
+    : empty
+      ? "no request completed within the measurement"
       : null;
   return {
     name: options.name,

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, type ServerChild, startChild } from "./child.js";
 import type { BenchDatabase } from "./databases.js";
@@ -8,6 +9,12 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface ChildSettings {
   cpuProfDir: string | undefined;
   logLevel: string;
+  /** Checkout to take packages/* from; undefined is this one. */
+  tree: string | undefined;
+}
+
+function packageDir(settings: ChildSettings, name: string): string {
+  return join(settings.tree ?? ROOT, "packages", name);
 }
 
 /** The Keyport server (`packages/server/src/main.ts`) on `database`, with extra settings in `env`. */
@@ -23,7 +30,7 @@ export async function startKeyport(
   return startChild({
     name,
     entry: "src/main.ts",
-    cwd: `${ROOT}packages/server`,
+    cwd: packageDir(settings, "server"),
     env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...databaseEnv, ...env },
     port,
     healthPath: "/healthz",
@@ -40,7 +47,7 @@ export async function startDashboardProxy(
   return startChild({
     name: "dashboard-proxy",
     entry: "src/main.ts",
-    cwd: `${ROOT}packages/dashboard-proxy`,
+    cwd: packageDir(settings, "dashboard-proxy"),
     env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...env },
     port,
     healthPath: "/healthz",

@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Contestant } from "../lib/alternate.js";
 import type { ServerChild } from "../lib/child.js";
 import type { BenchDatabase } from "../lib/databases.js";
@@ -18,10 +20,11 @@ const NAMES: readonly Name[] = ["verify-rest", "verify-trpc", "verify-recording"
 
 // The server setting that turns usage recording off, and where the server declares its settings.
 const RECORDING_OFF = { USAGE_RECORDING: "off" };
-const SERVER_ENV = new URL("../../packages/server/src/env.ts", import.meta.url);
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-async function recordingSwitchExists(): Promise<boolean> {
-  return (await readFile(SERVER_ENV, "utf8")).includes("USAGE_RECORDING");
+async function recordingSwitchExists(tree: string | undefined): Promise<boolean> {
+  const env = await readFile(join(tree ?? ROOT, "packages/server/src/env.ts"), "utf8");
+  return env.includes("USAGE_RECORDING");
 }
 
 async function expectValid(spec: LoadSpec): Promise<void> {
@@ -95,7 +98,7 @@ async function runOn(
       else skip("verify-trpc", "skipped: not implemented (no keys.verify procedure over tRPC)");
     }
     if (wanted.includes("verify-recording")) {
-      if (await recordingSwitchExists()) {
+      if (await recordingSwitchExists(ctx.options.tree)) {
         const off = await startKeyport(
           `server-verify-off-${database.kind}`,
           database,
