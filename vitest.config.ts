@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // Under CI a JSON report is written too, so .ci/run can print a plain "N passed, N failed" line.
 export default defineConfig({
   test: {
-    projects: ["packages/*"],
+    projects: ["packages/*", "bench"],
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: { json: ".vitest-results.json" },
   },
