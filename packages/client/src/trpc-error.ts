@@ -1,6 +1,13 @@
 import { TRPCClientError } from "@trpc/client";
 import { z } from "zod";
-import { codeForStatus, isKeyportErrorCode, issuesSchema, KeyportError, networkError } from "./errors.js";
+import {
+  codeForStatus,
+  isKeyportErrorCode,
+  issuesSchema,
+  KeyportError,
+  type KeyportErrorIssue,
+  networkError,
+} from "./errors.js";
 
 // The error shape's `data` as the server's error formatter sends it; validated, never assumed.
 const errorData = z.object({
@@ -22,7 +29,8 @@ export function fromTRPCError(error: unknown): KeyportError {
     return new KeyportError({
       code: isKeyportErrorCode(code) ? code : codeForStatus(httpStatus),
       status: httpStatus,
-      message: error.message,
+      // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
+      message: issues && issues.length > 0 ? describeIssues(issues) : error.message,
       issues: issues ?? undefined,
       cause: error,
     });
@@ -46,4 +54,8 @@ export function fromTRPCError(error: unknown): KeyportError {
     });
   }
   return networkError(error);
+}
+
+function describeIssues(issues: KeyportErrorIssue[]): string {
+  return `Invalid input: ${issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`).join("; ")}`;
 }

@@ -162,6 +162,7 @@ describe("createKeyportClient against the real server", () => {
     expect(error).toMatchObject({ code: "BAD_REQUEST", status: 400 });
     const paths = error instanceof KeyportError ? error.issues?.map((issue) => issue.path.join(".")) : [];
     expect(new Set(paths)).toEqual(new Set(["name"]));
+    expect(error instanceof KeyportError && error.message).toMatch(/^Invalid input: name: /);
   });
 
   it("reports another wallet's list as FORBIDDEN 403 and an unknown key as NOT_FOUND 404", async () => {
