@@ -42,7 +42,10 @@ export const usageRouter = router({
         include = [key];
       }
       const rows = parseUsageRows(
-        await ctx.rawQuery(USAGE_ROWS_SQL, usageRowsParams(ctx.wallet, resolved.range, input.keyId ?? null)),
+        await ctx.rawQuery(
+          USAGE_ROWS_SQL[resolved.range.granularity],
+          usageRowsParams(ctx.wallet, resolved.range, input.keyId ?? null),
+        ),
       );
       return buildUsage({ wallet: ctx.wallet, range: resolved.range, rows, include });
     }),

@@ -2,22 +2,31 @@ import { z } from "zod";
 import { USAGE_OUTCOMES } from "./outcome.js";
 import type { Granularity, UsageRange, UsageRow } from "./series.js";
 
-/**
- * The usage read: rollup rows of one wallet (optionally one key) in a range, summed per key,
- * UTC bucket and outcome. Served by the (wallet, hour) index; its cost grows with hours and
- * keys, never with requests. `date_trunc(unit, timestamptz, 'UTC')` buckets in UTC whatever
- * the session time zone. The bucket comes back as epoch milliseconds: drizzle's postgres.js
- * client returns timestamptz as text, PGlite as Date; a number is the same on both. GROUP BY is
- * positional because `start` would name api_keys.start, not an output column.
- * Parameters: wallet, from, to, 'hour' | 'day', key id or null.
+/*
+ * The usage read: one wallet's (optionally one key's) rollup rows in a range. Ranges are whole
+ * UTC buckets of the granularity, so each granularity reads the table already bucketed that way
+ * (usage_hourly, or usage_daily, which triggers keep in step with it) and no aggregation is
+ * needed: each row is already one (key, bucket, outcome). The (wallet, bucket, key_id, outcome,
+ * count) indexes make it an index-only scan; its cost grows with buckets and keys, never with
+ * requests. Names come from the wallet's own keys (k.wallet = $1 lets the planner use the
+ * wallet index instead of scanning every key). Buckets come back as epoch milliseconds:
+ * drizzle's postgres.js client returns timestamptz as text, PGlite as Date; a number is the
+ * same on both.
  */
-export const USAGE_ROWS_SQL = `
-SELECT u.key_id, k.name, extract(epoch FROM date_trunc($4, u.hour, 'UTC'))::float8 * 1000 AS start_ms,
-  u.outcome, sum(u.count)::float8 AS count
-FROM usage_hourly AS u JOIN api_keys AS k ON k.id = u.key_id
-WHERE u.wallet = $1 AND u.hour >= $2::timestamptz AND u.hour < $3::timestamptz
-  AND ($5::text IS NULL OR u.key_id = $5::text)
-GROUP BY 1, 2, 3, 4`;
+function rowsSql(table: string, column: string): string {
+  return `
+SELECT u.key_id, k.name, extract(epoch FROM u.${column})::float8 * 1000 AS start_ms, u.outcome,
+  u.count::float8 AS count
+FROM ${table} AS u JOIN api_keys AS k ON k.id = u.key_id AND k.wallet = $1
+WHERE u.wallet = $1 AND u.${column} >= $2::timestamptz AND u.${column} < $3::timestamptz
+  AND ($4::text IS NULL OR u.key_id = $4::text)`;
+}
+
+/** The usage read for each granularity. Parameters: wallet, from, to, key id or null. */
+export const USAGE_ROWS_SQL: Record<Granularity, string> = {
+  hour: rowsSql("usage_hourly", "hour"),
+  day: rowsSql("usage_daily", "day"),
+};
 
 /** The parameters of {@link USAGE_ROWS_SQL}. */
 export function usageRowsParams(
@@ -25,8 +34,7 @@ export function usageRowsParams(
   range: UsageRange,
   keyId: string | null,
 ): Array<string | null> {
-  const unit: Granularity = range.granularity;
-  return [wallet, range.from.toISOString(), range.to.toISOString(), unit, keyId];
+  return [wallet, range.from.toISOString(), range.to.toISOString(), keyId];
 }
 
 const usageRowSchema = z

@@ -1,24 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createPostgresTestDatabase } from "../../test/support/databases.js";
+import { createDatabase } from "../db/database.js";
+import { createRawQuery } from "../db/raw.js";
 import { createUsageBuffer } from "./buffer.js";
 import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
 import { createSqlUsageSink, type ExecuteSql } from "./rollup.js";
 import { buildUsage, resolveUsageRange } from "./series.js";
-
-// The table shapes the wiring phase will create with drizzle; here they are the fixture.
-const DDL = [
-  `CREATE TABLE api_keys (id text PRIMARY KEY, wallet text NOT NULL, name text NOT NULL, last_used_at timestamptz(3))`,
-  `CREATE TABLE usage_hourly (
-     key_id text NOT NULL REFERENCES api_keys (id),
-     wallet text NOT NULL,
-     hour timestamptz NOT NULL,
-     outcome text NOT NULL CHECK (outcome IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED')),
-     count bigint NOT NULL,
-     PRIMARY KEY (key_id, hour, outcome))`,
-  `CREATE INDEX usage_hourly_wallet_hour_idx ON usage_hourly (wallet, hour)`,
-];
 
 interface Db {
   execute: ExecuteSql;
@@ -27,41 +15,31 @@ interface Db {
   close(): Promise<void>;
 }
 
+// The real schema, migrated: usage_daily follows usage_hourly through the migration's triggers.
+async function openDb(url: string, drop?: () => Promise<void>): Promise<Db> {
+  const database = await createDatabase(url, "");
+  const raw = createRawQuery(database.driver);
+  return {
+    execute: (text, params) => raw(text, params),
+    query: (text, params) => raw(text, params),
+    rows: async (text) => z.array(z.record(z.string(), z.unknown())).parse(await raw(text, [])),
+    async close() {
+      await database.close();
+      await drop?.();
+    },
+  };
+}
+
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const targets: Array<{ name: string; open: () => Promise<Db> }> = [
-  {
-    name: "pglite",
-    async open() {
-      const pg = await PGlite.create();
-      return {
-        execute: (text, params) => pg.query(text, params),
-        query: async (text, params) => (await pg.query(text, params)).rows,
-        rows: async (text) => (await pg.query<Record<string, unknown>>(text)).rows,
-        close: () => pg.close(),
-      };
-    },
-  },
+  { name: "pglite", open: () => openDb("memory:") },
 ];
 if (databaseUrl) {
   targets.push({
     name: "postgresql",
     async open() {
-      const admin = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
-      const name = `keyport_usage_${randomBytes(6).toString("hex")}`;
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
-      const sql = postgres(url.toString(), { max: 4, onnotice: () => undefined });
-      return {
-        execute: (text, params) => sql.unsafe(text, params),
-        query: (text, params) => sql.unsafe(text, params),
-        rows: (text) => sql.unsafe(text),
-        async close() {
-          await sql.end();
-          await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
-          await admin.end();
-        },
-      };
+      const created = await createPostgresTestDatabase(databaseUrl);
+      return openDb(created.url, created.drop);
     },
   });
 }
@@ -74,9 +52,9 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
   let db: Db;
   beforeAll(async () => {
     db = await open();
-    for (const statement of DDL) await db.execute(statement, []);
     await db.execute(
-      `INSERT INTO api_keys (id, wallet, name) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+      `INSERT INTO api_keys (id, wallet, name, hash, start)
+       SELECT id, wallet, name, 'hash-' || id, 'kp_x' FROM unnest($1::text[], $2::text[], $3::text[]) AS t (id, wallet, name)`,
       [
         ["key_a", "key_b", "key_other"],
         [W, W, OTHER],
@@ -139,7 +117,7 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
 
     const result = resolveUsageRange(new Date(base), new Date(base + 3 * DAY), "day");
     if (!result.ok) throw new Error(result.message);
-    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL, usageRowsParams(W, result.range, null)));
+    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL.day, usageRowsParams(W, result.range, null)));
     const answer = buildUsage({ wallet: W, range: result.range, rows });
     expect(answer.series.map((s) => [s.valid, s.rateLimited])).toEqual([
       [1, 0],
@@ -151,7 +129,49 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
       ["key_b", "beta", 1],
     ]);
 
-    const one = parseUsageRows(await db.query(USAGE_ROWS_SQL, usageRowsParams(W, result.range, "key_b")));
+    const one = parseUsageRows(await db.query(USAGE_ROWS_SQL.day, usageRowsParams(W, result.range, "key_b")));
     expect(one.map((r) => [r.keyId, r.count])).toEqual([["key_b", 1]]);
+  });
+
+  it("keeps the daily rollups equal to the sums of the hourly ones, through inserts and upserts", async () => {
+    const sink = createSqlUsageSink(db.execute);
+    const base = Date.UTC(2031, 5, 1);
+    for (let round = 0; round < 3; round++) {
+      const usage = createUsageBuffer({ sink, flushIntervalMs: 60_000 });
+      for (let h = 0; h < 50; h++) {
+        usage.record("key_a", W, "VALID", base + h * 3_600_000);
+        if (h % 3 === round) usage.record("key_b", W, "RATE_LIMITED", base + h * 3_600_000 + 1);
+      }
+      await usage.close();
+    }
+    const fromHourly = await db.rows(
+      `SELECT key_id, extract(epoch FROM date_trunc('day', hour, 'UTC')) * 1000 AS day, outcome, sum(count)::int AS n
+       FROM usage_hourly GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    const daily = await db.rows(
+      `SELECT key_id, extract(epoch FROM day) * 1000 AS day, outcome, count::int AS n FROM usage_daily ORDER BY 1, 2, 3`,
+    );
+    const shape = (rows: Record<string, unknown>[]) =>
+      rows.map((r) => [r.key_id, Number(r.day), r.outcome, r.n]);
+    expect(shape(daily)).toEqual(shape(fromHourly));
+    expect(shape(daily)).toContainEqual(["key_a", base, "VALID", 72]);
+  });
+
+  it("reads hourly buckets from the hourly rollup", async () => {
+    const base = Date.UTC(2032, 0, 1);
+    const usage = createUsageBuffer({ sink: createSqlUsageSink(db.execute), flushIntervalMs: 60_000 });
+    usage.record("key_a", W, "VALID", base + 10);
+    usage.record("key_a", W, "VALID", base + 3_600_000 + 10);
+    usage.record("key_a", W, "EXPIRED", base + 3_600_000 + 20);
+    await usage.close();
+    const result = resolveUsageRange(new Date(base), new Date(base + 3 * 3_600_000), "hour");
+    if (!result.ok) throw new Error(result.message);
+    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL.hour, usageRowsParams(W, result.range, null)));
+    const answer = buildUsage({ wallet: W, range: result.range, rows });
+    expect(answer.series.map((s) => [s.valid, s.expired])).toEqual([
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ]);
   });
 });

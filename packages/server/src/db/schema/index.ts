@@ -3,3 +3,4 @@ export { type ApiKeyRow, apiKeys } from "./api-keys.js";
 export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
 export { usageHourly } from "./usage.js";
+export { usageDaily } from "./usage-daily.js";
