@@ -40,8 +40,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req }) => createContext(services, req),
     // Verification answers are authorisation decisions: never cached on the way.
-    responseMeta: ({ paths }) =>
-      paths?.includes("keys.verify") ? { headers: NO_STORE } : {},
+    responseMeta: ({ paths }) => (paths?.includes("keys.verify") ? { headers: NO_STORE } : {}),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
         services.logger.error({ err: error.cause ?? error, path }, "procedure failed");

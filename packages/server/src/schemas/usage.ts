@@ -7,11 +7,9 @@ export const usageInput = z.object({
   from: timestampInput
     .optional()
     .meta({ description: "Inclusive; default `to` minus 30 days. Widened to the start of its UTC bucket." }),
-  to: timestampInput
-    .optional()
-    .meta({
-      description: "Exclusive; default now. Widened to the end of the UTC bucket holding its last instant.",
-    }),
+  to: timestampInput.optional().meta({
+    description: "Exclusive; default now. Widened to the end of the UTC bucket holding its last instant.",
+  }),
   granularity: z.enum(["hour", "day"]).default("day"),
   keyId: keyId.optional().meta({ description: "Only this key (it must belong to the wallet, else 404)" }),
 });

@@ -30,11 +30,9 @@ export const verification = z
     keyId: keyId.nullable().meta({ description: "null for NOT_FOUND" }),
     wallet: wallet.nullable().meta({ description: "The key's owner; null for NOT_FOUND" }),
     expiresAt: timestamp.nullable(),
-    ratelimit: verificationRateLimit
-      .nullable()
-      .meta({
-        description: "null when the key has no rate limit, or it was not consulted (REVOKED, EXPIRED)",
-      }),
+    ratelimit: verificationRateLimit.nullable().meta({
+      description: "null when the key has no rate limit, or it was not consulted (REVOKED, EXPIRED)",
+    }),
   })
   .meta({ id: "Verification" });
 
