@@ -21,7 +21,10 @@ const MODULES: readonly ScenarioModule[] = [verifyScenarios, keysScenarios, usag
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
   const started = Date.now();
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => {
+    const elapsed = `${Math.round((Date.now() - started) / 1000)}s`.padStart(5);
+    process.stderr.write(`${elapsed} ${line}\n`);
+  };
   const databases = createDatabaseFactory(options.postgresUrl);
   const ctx: ScenarioContext = {
     options,
