@@ -9,6 +9,7 @@ import type { Env } from "./env.js";
 import { createRequestHandler, type FastRoute } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
 import { collectRestRoutes } from "./http/rest.js";
+import { createTrpcVerifyRoute } from "./http/trpc-verify-route.js";
 import { verifyRoute } from "./http/verify-route.js";
 import { createLogger } from "./logger.js";
 import { appRouter } from "./routers/_app.js";
@@ -76,7 +77,11 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     services,
     restRoutes,
     openApiDocument,
-    fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
+    fastRoutes: new Map([
+      ["POST /api-keys/verify", verifyRoute],
+      ["POST /trpc/keys.verify", createTrpcVerifyRoute(appRouter)],
+      ...(options.fastRoutes ?? []),
+    ]),
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
   // Usage is flushed (awaited) before anything it writes through is closed.

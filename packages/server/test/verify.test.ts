@@ -1,3 +1,4 @@
+import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey } from "../src/keys/secret.js";
 import { describeDatabases } from "./support/databases.js";
@@ -167,6 +168,31 @@ describeDatabases("key verification", (target) => {
       expect(body).toMatchObject({ issues: [{ path: ["key"], message: expect.any(String) }] });
     });
 
+    it("answers bad bodies on the unbatched tRPC path as tRPC does: 400, 413, 415", async () => {
+      const cases = [
+        { body: '{"json":', type: "application/json", status: 400, code: "PARSE_ERROR" },
+        { body: "{}", type: "application/json", status: 400, code: "BAD_REQUEST" },
+        {
+          body: JSON.stringify({ json: { key: "x".repeat(70_000) } }),
+          type: "application/json",
+          status: 413,
+          code: "PAYLOAD_TOO_LARGE",
+        },
+        { body: "{}", type: "text/plain", status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
+      ];
+      for (const c of cases) {
+        const response = await fetch(`${server.baseUrl}/trpc/keys.verify`, {
+          method: "POST",
+          headers: { "content-type": c.type },
+          body: c.body,
+        });
+        expect(response.status, c.code).toBe(c.status);
+        const body = await response.json();
+        expect(body).toMatchObject({ error: { json: { data: { code: c.code, httpStatus: c.status } } } });
+        expect(JSON.stringify(body)).not.toMatch(/node_modules|\.ts:\d|\n\s+at /);
+      }
+    });
+
     it("needs no session and ignores one", async () => {
       const { key } = await create({ name: "anon" });
       const withBogusToken = await request(server.baseUrl, "POST", "/api-keys/verify", {
@@ -178,9 +204,12 @@ describeDatabases("key verification", (target) => {
     });
   });
 
-  describe("over tRPC", () => {
+  describe.each([
+    { link: "httpBatchLink", batch: true },
+    { link: "httpLink (the fast path)", batch: false },
+  ])("over tRPC with $link", ({ batch }) => {
     it("answers every code, with Dates as Dates and no-store", async () => {
-      const client = trpcClient(server.baseUrl);
+      const client = trpcClient(server.baseUrl, undefined, batch);
       const expiresAt = new Date(Date.now() + 86_400_000);
       const limited = await create({
         name: "trpc",
@@ -203,7 +232,7 @@ describeDatabases("key verification", (target) => {
 
       const revoked = await create({ name: "trpc revoked" });
       expect((await client.keys.verify.mutate({ key: revoked.key })).code).toBe("VALID");
-      await trpcClient(server.baseUrl, session.token).keys.revoke.mutate({ id: revoked.apiKey.id });
+      await trpcClient(server.baseUrl, session.token, batch).keys.revoke.mutate({ id: revoked.apiKey.id });
       expect((await client.keys.verify.mutate({ key: revoked.key })).code).toBe("REVOKED");
 
       const expiring = await create({
@@ -225,14 +254,14 @@ describeDatabases("key verification", (target) => {
       expect(raw.headers.get("cache-control")).toBe("no-store");
     });
 
-    it("rejects a non-string key with BAD_REQUEST", async () => {
-      const response = await fetch(`${server.baseUrl}/trpc/keys.verify`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ json: { key: 5 } }),
+    it("rejects a non-string key with BAD_REQUEST and the field's issue", async () => {
+      const client = trpcClient(server.baseUrl, undefined, batch);
+      // @ts-expect-error: a number is not a key
+      const failure = await client.keys.verify.mutate({ key: 5 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(TRPCClientError);
+      expect(failure).toMatchObject({
+        data: { code: "BAD_REQUEST", httpStatus: 400, issues: [{ path: ["key"] }] },
       });
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { json: { data: { code: "BAD_REQUEST" } } } });
     });
   });
 

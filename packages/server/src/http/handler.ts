@@ -22,7 +22,7 @@ export interface RequestHandlerOptions {
   services: Services;
   restRoutes: readonly RestRoute[];
   openApiDocument: OpenAPIObject;
-  /** Keyed by `"POST /api-keys/verify"`: exact method and path, no query. */
+  /** Keyed by `"POST /api-keys/verify"`: exact method and path; a URL with a query never matches. */
   fastRoutes: ReadonlyMap<string, FastRoute>;
 }
 
@@ -120,7 +120,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const raw = req.url ?? "/";
     const query = raw.indexOf("?");
     const pathname = query === -1 ? raw : raw.slice(0, query);
-    const fast = options.fastRoutes.get(`${method} ${pathname}`);
+    // Only an exact URL: `/trpc/keys.verify?batch=1` is tRPC's business.
+    const fast = query === -1 ? options.fastRoutes.get(`${method} ${pathname}`) : undefined;
     // Hot paths log at debug (their failures still log at error), so at the default
     // LOG_LEVEL=info a verification costs no log line, no timer and no listener.
     const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;
@@ -142,7 +143,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
 }
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
-/** tRPC verify (unbatched) is a hot path too. */
+/** Batched tRPC verify (`/trpc/keys.verify?batch=1`) is a hot path too. */
 const QUIET_TRPC_PATH = "/trpc/keys.verify";
 
 function requestLine(method: string, route: string, status: number, started: number) {
