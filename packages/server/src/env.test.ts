@@ -45,4 +45,29 @@ describe("parseEnv", () => {
     expect(parse).toThrow(/DATABASE_URL/);
     expect(parse).toThrow(/SIWE_CHAIN_IDS/);
   });
+
+  it("reads the verification settings, with their defaults", () => {
+    expect(parseEnv({})).toMatchObject({
+      REDIS_KEY_PREFIX: "keyport:rl:",
+      USAGE_FLUSH_INTERVAL_MS: 1_000,
+      USAGE_RECORDING: "on",
+      KEY_CACHE_MAX: 100_000,
+      KEY_CACHE_TTL_MS: 60_000,
+    });
+    expect(parseEnv({}).REDIS_URL).toBeUndefined();
+    expect(parseEnv({ REDIS_URL: "" }).REDIS_URL).toBeUndefined();
+    const env = parseEnv({
+      REDIS_URL: "redis://127.0.0.1:6379",
+      USAGE_RECORDING: "off",
+      KEY_CACHE_TTL_MS: "5",
+    });
+    expect([env.REDIS_URL, env.USAGE_RECORDING, env.KEY_CACHE_TTL_MS]).toEqual([
+      "redis://127.0.0.1:6379",
+      "off",
+      5,
+    ]);
+    expect(() => parseEnv({ REDIS_URL: "http://x", USAGE_RECORDING: "false", KEY_CACHE_MAX: "0" })).toThrow(
+      /REDIS_URL[\s\S]*USAGE_RECORDING[\s\S]*KEY_CACHE_MAX/,
+    );
+  });
 });

@@ -54,6 +54,17 @@ describe("request logs", () => {
     expect(all).not.toContain("Sign in to Keyport");
   });
 
+  it("leave verifications out at info (the hot path), and never log the key", async () => {
+    const { token } = await signIn(baseUrl);
+    const created = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "quiet" } });
+    const { key } = created.body as { key: string };
+    const before = lines.length;
+    await request(baseUrl, "POST", "/api-keys/verify", { body: { key } });
+    await request(baseUrl, "POST", "/trpc/keys.verify", { body: { json: { key } } });
+    expect(lines.slice(before)).toEqual([]);
+    expect(lines.join("\n")).not.toContain(key);
+  });
+
   it("redact tokens, keys, signatures and messages in logged objects", () => {
     const captured: string[] = [];
     const logger = createLogger(
