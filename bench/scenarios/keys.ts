@@ -12,7 +12,7 @@ const CREATE: Target = { kind: "ratio", min: 0.4 };
 const LISTED_KEYS = 20;
 // Creates rotate over this many wallets so no one wallet's advisory lock serialises the load and
 // each wallet's active-key count stays in the low hundreds; the cap is raised to let them.
-const CREATE_WALLETS = 200;
+const CREATE_WALLETS = 100;
 const CREATE_CAP = "100000";
 
 /** Rotates the session (and the same wallet in the body) on every request. */
