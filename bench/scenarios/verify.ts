@@ -83,7 +83,7 @@ async function runOn(
     await expectValid({ ...rest, headers: { "content-type": "application/json" } });
 
     const contestants: Contestant[] = [];
-    if (withHttpBaseline) {
+    if (withHttpBaseline && (wanted.includes("verify-rest") || wanted.includes("verify-trpc"))) {
       const bare = await startBenchServer("bare-http", ctx.children);
       children.push(bare);
       contestants.push({
@@ -99,14 +99,20 @@ async function runOn(
     }
     if (wanted.includes("verify-recording")) {
       if (await recordingSwitchExists(ctx.options.tree)) {
+        // Its own database of the same kind (PGlite allows one process a folder) and its own key.
         const off = await startKeyport(
           `server-verify-off-${database.kind}`,
-          database,
+          await ctx.databases.create(database.kind),
           ctx.children,
           RECORDING_OFF,
         );
         children.push(off);
-        const offSpec: LoadSpec = { ...rest, url: `${off.url}/api-keys/verify` };
+        const offKey = await createKey(off.url, await signIn(off.url), "verify bench");
+        const offSpec: LoadSpec = {
+          url: `${off.url}/api-keys/verify`,
+          method: "POST",
+          body: JSON.stringify({ key: offKey.secret }),
+        };
         await expectValid({ ...offSpec, headers: { "content-type": "application/json" } });
         contestants.push({ key: "verify REST, recording off", spec: offSpec });
       } else {
