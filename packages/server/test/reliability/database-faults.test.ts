@@ -1,0 +1,210 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTestDatabase, TEST_DATABASE_URL } from "../support/databases.js";
+import { type ServerProcess, spawnServer } from "../support/process.js";
+import {
+  answeredFor,
+  COUNTED,
+  type Counted,
+  createTenant,
+  newTally,
+  runTraffic,
+  SECRET_SHAPE,
+  type Tally,
+  type Tenant,
+  usageTotals,
+} from "./traffic.js";
+
+// PostgreSQL going away under load, on a database of this test's own: new connections refused
+// (ALLOW_CONNECTIONS false) and every backend terminated, repeatedly, for 3 s. The server process
+// must answer 503 without hanging, stay up, serve again within 5 s of the database returning,
+// keep every key it answered 201 for, and still count every verification it answered.
+
+const OUTAGE_MS = 3_000;
+const AFTER_MS = 8_000;
+/** A request that has not been answered after this long counts as hung. */
+const HANG_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.runIf(TEST_DATABASE_URL)("PostgreSQL going away mid-load [postgres]", () => {
+  let database: { url: string; drop(): Promise<void> };
+  let admin: postgres.Sql;
+  let server: ServerProcess;
+  const setup = newTally();
+  const tenants: Tenant[] = [];
+
+  beforeAll(async () => {
+    if (!TEST_DATABASE_URL) return;
+    database = await createPostgresTestDatabase(TEST_DATABASE_URL);
+    admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+    server = await spawnServer({ DATABASE_URL: database.url, MAX_ACTIVE_KEYS_PER_WALLET: "100000" });
+    for (let i = 0; i < 2; i++) tenants.push(await createTenant(server.baseUrl, setup, 2_000));
+  }, 120_000);
+
+  afterAll(async () => {
+    if (!TEST_DATABASE_URL) return;
+    await server.stop("SIGTERM");
+    const logs = server.output();
+    for (const secret of setup.secrets) expect(logs).not.toContain(secret);
+    expect(logs).not.toMatch(SECRET_SHAPE);
+    await admin.end();
+    await database.drop();
+  }, 60_000);
+
+  it("answers 503 without hanging, stays up, recovers within 5 s, and loses no created key or count", async () => {
+    const name = new URL(database.url).pathname.slice(1);
+    const tally: Tally = newTally();
+    let running = true;
+    const traffic = runTraffic({
+      baseUrl: server.baseUrl,
+      tenants,
+      tally,
+      workers: 20,
+      running: () => running,
+      alsoAccept: new Set([503]),
+      requestTimeoutMs: HANG_MS,
+    });
+    await sleep(2_000);
+    const outageFrom = Date.now();
+    let health: number | string = "not asked";
+    try {
+      await admin.unsafe(`alter database "${name}" allow_connections false`);
+      while (Date.now() < outageFrom + OUTAGE_MS) {
+        await admin.unsafe(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+        );
+        await sleep(100);
+      }
+      health = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(HANG_MS) }).then(
+        (res) => res.status,
+        (error: unknown) => (error instanceof Error ? error.name : String(error)),
+      );
+    } finally {
+      await admin.unsafe(`alter database "${name}" allow_connections true`);
+    }
+    const back = Date.now();
+    await sleep(AFTER_MS);
+    running = false;
+    await traffic;
+
+    // The process stays up; if it died, its last words say why.
+    expect(server.child.exitCode, server.output().slice(-2_000)).toBeNull();
+    // Every request got an answer (none hung past HANG_MS, none was dropped), and only successes or 503s.
+    expect(tally.errors).toEqual([]);
+    expect(health).toBe(503);
+    const during = tally.timeline.filter((entry) => entry.at >= outageFrom && entry.at < back);
+    expect(during.some((entry) => entry.status === 503)).toBe(true);
+    // From 5 s after the database returned, everything succeeds again.
+    const late = tally.timeline.filter((entry) => entry.at >= back + 5_000);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.filter((entry) => entry.status >= 500)).toEqual([]);
+
+    // No key whose creation was answered 201 is missing.
+    const db = postgres(database.url, { max: 1, onnotice: () => {} });
+    const rows = await db.unsafe("select id from api_keys");
+    await db.end();
+    const stored = new Set(rows.map((row) => String(row.id)));
+    expect(tally.created.filter((id) => !stored.has(id))).toEqual([]);
+
+    // Counts the buffer could not write during the outage were kept and written after it: every
+    // verification answered is counted (a request the client gave up on may be counted too).
+    const sum = (counts: Record<Counted, number>) => COUNTED.reduce((total, code) => total + counts[code], 0);
+    const deadline = Date.now() + 15_000;
+    for (const tenant of tenants) {
+      const answered = answeredFor(setup, tenant);
+      const add = answeredFor(tally, tenant);
+      for (const code of COUNTED) answered[code] += add[code];
+      let counted = await usageTotals(server.baseUrl, tenant);
+      while (sum(counted) < sum(answered) && Date.now() < deadline) {
+        await sleep(250);
+        counted = await usageTotals(server.baseUrl, tenant);
+      }
+      for (const code of COUNTED) expect(counted[code]).toBeGreaterThanOrEqual(answered[code]);
+      expect(sum(counted)).toBeLessThanOrEqual(sum(answered) + (tally.inDoubt.get(tenant.wallet) ?? 0));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    if (!TEST_DATABASE_URL) return;
+    await server.stop("SIGTERM");
+    const logs = server.output();
+    for (const secret of setup.secrets) expect(logs).not.toContain(secret);
+    expect(logs).not.toMatch(SECRET_SHAPE);
+    await admin.end();
+    await database.drop();
+  }, 60_000);
+
+  it("answers 503 without hanging, stays up, recovers within 5 s, and loses no created key or count", async () => {
+    const name = new URL(database.url).pathname.slice(1);
+    const tally: Tally = newTally();
+    let running = true;
+    const traffic = runTraffic({
+      baseUrl: server.baseUrl,
+      tenants,
+      tally,
+      workers: 20,
+      running: () => running,
+      alsoAccept: new Set([503]),
+      requestTimeoutMs: HANG_MS,
+    });
+    await sleep(2_000);
+    const outageFrom = Date.now();
+    let health: number | string = "not asked";
+    try {
+      await admin.unsafe(`alter database "${name}" allow_connections false`);
+      while (Date.now() < outageFrom + OUTAGE_MS) {
+        await admin.unsafe(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+        );
+        await sleep(100);
+      }
+      health = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(HANG_MS) }).then(
+        (res) => res.status,
+        (error: unknown) => (error instanceof Error ? error.name : String(error)),
+      );
+    } finally {
+      await admin.unsafe(`alter database "${name}" allow_connections true`);
+    }
+    const back = Date.now();
+    await sleep(AFTER_MS);
+    running = false;
+    await traffic;
+
+    // The process stays up; if it died, its last words say why.
+    expect(server.child.exitCode, server.output().slice(-2_000)).toBeNull();
+    // Every request got an answer (none hung past HANG_MS, none was dropped), and only successes or 503s.
+    expect(tally.errors).toEqual([]);
+    expect(health).toBe(503);
+    const during = tally.timeline.filter((entry) => entry.at >= outageFrom && entry.at < back);
+    expect(during.some((entry) => entry.status === 503)).toBe(true);
+    // From 5 s after the database returned, everything succeeds again.
+    const late = tally.timeline.filter((entry) => entry.at >= back + 5_000);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.filter((entry) => entry.status >= 500)).toEqual([]);
+
+    // No key whose creation was answered 201 is missing.
+    const db = postgres(database.url, { max: 1, onnotice: () => {} });
+    const rows = await db.unsafe("select id from api_keys");
+    await db.end();
+    const stored = new Set(rows.map((row) => String(row.id)));
+    expect(tally.created.filter((id) => !stored.has(id))).toEqual([]);
+
+    // Counts the buffer could not write during the outage were kept and written after it.
+    const deadline = Date.now() + 15_000;
+    const expected = (tenant: Tenant) => {
+      const sum = answeredFor(setup, tenant);
+      const add = answeredFor(tally, tenant);
+      for (const code of COUNTED) sum[code] += add[code];
+      return sum;
+    };
+    for (const tenant of tenants) {
+      let totals = await usageTotals(server.baseUrl, tenant);
+      while (JSON.stringify(totals) !== JSON.stringify(expected(tenant)) && Date.now() < deadline) {
+        await sleep(250);
+        totals = await usageTotals(server.baseUrl, tenant);
+      }
+      expect(totals).toEqual(expected(tenant));
+    }
+  }, 120_000);
+});
