@@ -32,10 +32,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * The name, code and message of an error, without the extra properties drivers attach (postgres.js
- * adds the statement's parameters): for log lines on paths that touch keys.
+ * The name, code and message of the innermost error in a `cause` chain, without the extra
+ * properties drivers attach: drizzle's wrapper repeats the SQL and its parameters in its message,
+ * postgres.js attaches them as properties. For log lines on paths that touch keys.
  */
 export function errorSummary(error: unknown): { name: string; code?: unknown; message: string } {
   if (!(error instanceof Error)) return { name: "NonError", message: "a non-Error value was thrown" };
-  return { name: error.name, code: Reflect.get(error, "code"), message: error.message };
+  let inner: Error = error;
+  for (let depth = 0; depth < 5 && inner.cause instanceof Error; depth++) inner = inner.cause;
+  return { name: inner.name, code: Reflect.get(inner, "code"), message: inner.message };
 }

@@ -4,6 +4,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { findSessionWallet } from "./auth/session.js";
 import type { Context } from "./context.js";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
 
 const t = initTRPC
   .context<Context>()
@@ -24,14 +25,28 @@ const t = initTRPC
 /** Composes procedures into a router. */
 export const router = t.router;
 
-/** A procedure anyone may call. */
-export const publicProcedure = t.procedure;
+/** A procedure anyone may call. An unreachable database answers 503 (retry), not 500. */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (
+    !result.ok &&
+    result.error.code === "INTERNAL_SERVER_ERROR" &&
+    isDatabaseUnavailable(result.error.cause)
+  ) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: DATABASE_UNAVAILABLE,
+      cause: result.error.cause,
+    });
+  }
+  return result;
+});
 
 /** Turns a router into a server-side caller (tests, REST mapping). */
 export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in `ctx.wallet`. */
-export const sessionProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const token = ctx.bearerToken;
   const wallet = token === null ? null : await findSessionWallet(ctx.db, token);
   if (token === null || wallet === null) {

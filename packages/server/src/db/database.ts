@@ -70,7 +70,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  // A bounded connect timeout (postgres.js waits 30 s by default): with the database down, a
+  // request fails over to 503 in seconds instead of hanging.
+  const client = postgres(url, { max: 10, connect_timeout: 5, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema });
   const lock = await client.reserve();
   try {

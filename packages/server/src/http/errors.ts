@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import type { ErrorEnvelope } from "../schemas/error.js";
 
 /** The HTTP status of every tRPC error code; the compiler checks the table is complete. */
@@ -30,9 +31,13 @@ export const HTTP_STATUS_BY_CODE: Record<TRPC_ERROR_CODE_KEY, number> = {
 
 /**
  * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`;
- * unexpected errors become a bare 500 so no stack, SQL or secret can leak.
+ * an unreachable database is 503 (retry); other unexpected errors become a bare 500 so no stack,
+ * SQL or secret can leak.
  */
 export function toErrorResponse(cause: unknown): { status: number; body: ErrorEnvelope } {
+  if (isDatabaseUnavailable(cause)) {
+    return { status: 503, body: { code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE } };
+  }
   if (!(cause instanceof TRPCError)) {
     return { status: 500, body: { code: "INTERNAL_SERVER_ERROR", message: "Internal server error" } };
   }
@@ -44,7 +49,13 @@ export function toErrorResponse(cause: unknown): { status: number; body: ErrorEn
     }));
     return { status, body: { code: cause.code, message: "Input validation failed", issues } };
   }
-  const message = status >= 500 ? "Internal server error" : cause.message;
+  // Our own 503 messages are fixed texts; any other 5xx message could carry internals.
+  const message =
+    cause.code === "SERVICE_UNAVAILABLE"
+      ? cause.message
+      : status >= 500
+        ? "Internal server error"
+        : cause.message;
   return { status, body: { code: cause.code, message } };
 }
 

@@ -13,9 +13,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: "Body larger than 64 KiB (`PAYLOAD_TOO_LARGE`)",
   415: "Body is not application/json (`UNSUPPORTED_MEDIA_TYPE`)",
   500: "Unexpected error (`INTERNAL_SERVER_ERROR`); never carries details",
+  503: "The database is unreachable (`SERVICE_UNAVAILABLE`); retry shortly",
 };
 
-/** Error statuses each operation can answer, beyond 400 and 500 which every one can. */
+/** Error statuses each operation can answer, beyond 400, 500 and 503 which every one can. */
 const EXTRA_ERRORS: Record<string, number[]> = {
   "auth-nonce": [413, 415],
   "auth-verify": [401, 413, 415],
@@ -63,7 +64,7 @@ export function createOpenApiDocument(router: AnyTRPCRouter, options: OpenApiDoc
         delete responses["200"];
       }
       for (const key of Object.keys(responses)) if (key !== "200" && key !== "201") delete responses[key];
-      for (const status of [400, ...(EXTRA_ERRORS[operation.operationId] ?? []), 500]) {
+      for (const status of [400, ...(EXTRA_ERRORS[operation.operationId] ?? []), 500, 503]) {
         responses[String(status)] = {
           description: ERROR_DESCRIPTIONS[status] ?? "Error",
           content: { "application/json": { schema: ERROR_REF } },

@@ -1,4 +1,5 @@
 import { getErrorShape, getTRPCErrorFromUnknown, TRPCError, transformTRPCResponse } from "@trpc/server";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import { errorSummary } from "../logger.js";
 import type { AppRouter } from "../routers/_app.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -29,7 +30,9 @@ export function createTrpcVerifyRoute(router: AppRouter): FastRoute {
       const data = "then" in answer ? await answer : answer;
       sendJson(res, 200, transformTRPCResponse(config, { result: { data } }), HEADERS);
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
+      const error = isDatabaseUnavailable(cause)
+        ? new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE, cause })
+        : getTRPCErrorFromUnknown(cause);
       if (error.code === "INTERNAL_SERVER_ERROR") {
         services.logger.error(
           { err: errorSummary(error.cause ?? error), path: "keys.verify" },

@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { readJsonBody } from "./body.js";
@@ -23,7 +24,9 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
     const answer = services.verification.verifier.verify(parsed.data.key);
     sendJson(res, 200, "then" in answer ? await answer : answer, NO_STORE);
   } catch (cause) {
-    if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
+    if (isDatabaseUnavailable(cause)) {
+      services.logger.warn({ err: errorSummary(cause) }, "verification failed: database unavailable");
+    } else if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
       services.logger.error({ err: errorSummary(cause), route: "/api-keys/verify" }, "verification failed");
     }
     if (!res.headersSent) sendError(res, cause, NO_STORE);
