@@ -49,7 +49,7 @@ export interface Tally {
   /** Requests whose answer was secret-shaped where no secret belongs. */
   leaks: string[];
   /** When each request started and what it got (for fault timelines). */
-  timeline: Array<{ at: number; op: string; status: number }>;
+  timeline: Array<{ at: number; op: string; status: number; ms: number }>;
 }
 
 export function newTally(): Tally {
@@ -133,7 +133,7 @@ export async function runTraffic(options: TrafficOptions): Promise<void> {
     const text = await response.text();
     const key = `${op} ${response.status}`;
     tally.statuses.set(key, (tally.statuses.get(key) ?? 0) + 1);
-    tally.timeline.push({ at, op, status: response.status });
+    tally.timeline.push({ at, op, status: response.status, ms: Date.now() - at });
     if (op !== "create" && SECRET_SHAPE.test(text)) tally.leaks.push(`${key}: ${text.slice(0, 200)}`);
     return { status: response.status, text };
   };
