@@ -70,9 +70,15 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  // A bounded connect timeout (postgres.js waits 30 s by default): with the database down, a
-  // request fails over to 503 in seconds instead of hanging.
-  const client = postgres(url, { max: 10, connect_timeout: 5, onnotice: () => {} });
+  // Bounded waits, so with the database down a request fails over to 503 in seconds and service
+  // resumes within about a second of it returning: postgres.js waits 30 s for a connect by
+  // default, and its reconnect backoff grows with consecutive failures up to 20 s.
+  const client = postgres(url, {
+    max: 10,
+    connect_timeout: 5,
+    backoff: (attempts: number) => Math.min(0.05 * 2 ** attempts, 1),
+    onnotice: () => {},
+  });
   const db = drizzlePostgres(client, { schema });
   const lock = await client.reserve();
   try {
