@@ -515,6 +515,8 @@ describeDatabases("generated bad input on every REST route", (target) => {
           "usage",
           "trpc",
           "keys.list",
+          "keys.verify",
+          "usage.get",
           "healthz",
           alice.wallet,
           aliceKeys[0]?.id ?? "",
