@@ -6,6 +6,7 @@ import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
 import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
+import { answerClientError } from "./http/client-error.js";
 import { createRequestHandler, type FastRoute } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
 import { collectRestRoutes } from "./http/rest.js";
@@ -84,6 +85,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     ]),
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  server.on("clientError", answerClientError);
   // Usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = verification.shutdownSteps.map((step) => step.run);
   let closing: Promise<void> | undefined;
