@@ -1,10 +1,11 @@
 import { getErrorShape, getTRPCErrorFromUnknown, TRPCError, transformTRPCResponse } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import { errorSummary } from "../logger.js";
 import type { AppRouter } from "../routers/_app.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { readJsonBody } from "./body.js";
-import { HTTP_STATUS_BY_CODE, sendJson } from "./errors.js";
+import { sendJson } from "./errors.js";
 import type { FastRoute } from "./handler.js";
 import { NO_STORE } from "./verify-route.js";
 
@@ -50,7 +51,7 @@ export function createTrpcVerifyRoute(router: AppRouter): FastRoute {
       if (!res.headersSent) {
         sendJson(
           res,
-          HTTP_STATUS_BY_CODE[error.code],
+          getHTTPStatusCodeFromError(error),
           transformTRPCResponse(config, { error: shape }),
           HEADERS,
         );
