@@ -4,6 +4,7 @@ import { type Plugin, rollup } from "rollup";
 import { dts } from "rollup-plugin-dts";
 import ts from "typescript";
 import { generateRouterTypes } from "./router-types.js";
+import { readTsConfig } from "./tsconfig-file.js";
 
 // Builds dist/index.js (ESM) and dist/index.d.ts for consumers outside the monorepo:
 // 1. writes a self-contained AppRouter declaration (scripts/router-types.ts);
@@ -40,17 +41,7 @@ function workspacePackages(extension: ".js" | ".d.ts"): Plugin {
 
 function compile(): void {
   const configPath = `${ROOT}tsconfig.build.json`;
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-      },
-    },
-  );
-  if (!config) throw new Error(`cannot read ${configPath}`);
+  const config = readTsConfig(configPath);
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
   const result = program.emit();
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { readTsConfig } from "./tsconfig-file.js";
 
 // The server's `AppRouter` carries its context type (drizzle, PGlite, postgres.js, pino...), which a
 // consumer of the published package cannot resolve. This writes a self-contained equivalent: the same
@@ -123,17 +124,7 @@ function printRecord(checker: ts.TypeChecker, printer: TypePrinter, record: ts.T
  */
 export function generateRouterTypes(): string {
   const configPath = `${CLIENT_ROOT}tsconfig.json`;
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-      },
-    },
-  );
-  if (!config) throw new Error(`cannot read ${configPath}`);
+  const config = readTsConfig(configPath);
   const entry = `${CLIENT_ROOT}src/types.ts`;
   const program = ts.createProgram({ rootNames: [entry], options: config.options });
   const checker = program.getTypeChecker();
