@@ -32,6 +32,26 @@ function statusCondition(status: StatusFilter, now: Date): SQL | undefined {
   }
 }
 
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** The columns a caller chooses for a new key; id, secret hash and `start` are minted here. */
+type NewKeyFields = Omit<typeof apiKeys.$inferInsert, "id" | "hash" | "start">;
+
+/** Mints a secret and inserts its key row; returns the plaintext (shown once) and the row. */
+async function insertNewKey(
+  tx: Tx,
+  prefix: string,
+  fields: NewKeyFields,
+): Promise<{ key: string; row: ApiKeyRow }> {
+  const secret = newKey(prefix);
+  const [row] = await tx
+    .insert(apiKeys)
+    .values({ ...fields, id: newKeyId(), hash: secret.hash, start: secret.start })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return { key: secret.key, row };
+}
+
 export interface CreateKeyParams {
   wallet: string;
   name: string;
@@ -54,23 +74,15 @@ export async function createKey(db: Db, params: CreateKeyParams) {
       .from(apiKeys)
       .where(and(eq(apiKeys.wallet, params.wallet), statusCondition("active", params.now)));
     if ((count?.n ?? 0) >= params.maxActiveKeys) return { ok: false as const };
-    const secret = newKey(params.prefix);
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        id: newKeyId(),
-        wallet: params.wallet,
-        name: params.name,
-        hash: secret.hash,
-        start: secret.start,
-        createdAt: params.now,
-        expiresAt: params.expiresAt,
-        rateLimitLimit: params.rateLimit?.limit ?? null,
-        rateLimitWindowSeconds: params.rateLimit?.windowSeconds ?? null,
-      })
-      .returning();
-    if (!row) throw new Error("insert returned no row");
-    return { ok: true as const, key: secret.key, row };
+    const { key, row } = await insertNewKey(tx, params.prefix, {
+      wallet: params.wallet,
+      name: params.name,
+      createdAt: params.now,
+      expiresAt: params.expiresAt,
+      rateLimitLimit: params.rateLimit?.limit ?? null,
+      rateLimitWindowSeconds: params.rateLimit?.windowSeconds ?? null,
+    });
+    return { ok: true as const, key, row };
   });
 }
 
@@ -156,24 +168,17 @@ export async function rollKey(db: Db, params: RollKeyParams) {
       .set({ revokedAt: revokeAt })
       .where(eq(apiKeys.id, old.id))
       .returning();
-    const secret = newKey(params.prefix);
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        id: newKeyId(),
-        wallet: old.wallet,
-        name: old.name,
-        hash: secret.hash,
-        start: secret.start,
-        createdAt: params.now,
-        expiresAt: old.expiresAt,
-        rateLimitLimit: old.rateLimitLimit,
-        rateLimitWindowSeconds: old.rateLimitWindowSeconds,
-        rolledFrom: old.id,
-      })
-      .returning();
-    if (!row || !previous) throw new Error("roll wrote no row");
+    const { key, row } = await insertNewKey(tx, params.prefix, {
+      wallet: old.wallet,
+      name: old.name,
+      createdAt: params.now,
+      expiresAt: old.expiresAt,
+      rateLimitLimit: old.rateLimitLimit,
+      rateLimitWindowSeconds: old.rateLimitWindowSeconds,
+      rolledFrom: old.id,
+    });
+    if (!previous) throw new Error("roll updated no row");
     await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${old.id})`);
-    return { ok: true as const, key: secret.key, row, previous };
+    return { ok: true as const, key, row, previous };
   });
 }
