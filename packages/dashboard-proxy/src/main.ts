@@ -1,7 +1,7 @@
-import { serve } from "h3";
 import { pino } from "pino";
 import { createApp } from "./app.js";
 import { EnvError, loadEnv } from "./env.js";
+import { serveApp } from "./http/serve.js";
 
 // Entry point of `pnpm start`: validate settings, listen on PORT, drain on SIGTERM/SIGINT.
 
@@ -19,7 +19,7 @@ function start(): void {
     throw error;
   }
 
-  const server = serve(createApp(env), {
+  const server = serveApp(createApp(env), {
     port: env.PORT,
     // srvx resolves the client IP (rate limiting) from X-Forwarded-For only when told to.
     trustProxy: env.TRUST_PROXY,

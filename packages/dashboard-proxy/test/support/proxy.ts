@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { serve } from "h3";
+import { serveApp } from "../../src/http/serve.js";
 import { type CreateAppOptions, createApp, type EnvSource, parseEnv } from "../../src/index.js";
 
 /** Upstream secrets the tests hand the proxy; none may ever come back out. */
@@ -29,7 +29,7 @@ export interface RunningProxy {
 }
 
 /**
- * Starts `createApp` with h3's `serve()` on port 0 and a log capture.
+ * Starts `createApp` the way `main.ts` does (`serveApp`, h3's `serve()` plus our clientError answer) on port 0 and a log capture.
  * @example const proxy = await startProxy({ COINGECKO_BASE_URL: cg.baseUrl, COINGECKO_API_KEY: COINGECKO_KEY })
  */
 export async function startProxy(env: EnvSource, options: CreateAppOptions = {}): Promise<RunningProxy> {
@@ -39,7 +39,7 @@ export async function startProxy(env: EnvSource, options: CreateAppOptions = {})
     logDestination: { write: (line) => void logLines.push(line) },
     ...options,
   });
-  const server = serve(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  const server = serveApp(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
   await server.ready();
   const url = (server.url ?? "").replace(/\/$/, "");
 
