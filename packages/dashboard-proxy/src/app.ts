@@ -79,7 +79,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   );
   app.use(bodyLimit(MAX_BODY_BYTES));
 
-  app.get("/healthz", () => Response.json({ status: "ok" }, { headers: { "cache-control": "no-store" } }));
+  app.get("/healthz", () => Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }));
 
   registerPriceRoutes(app, {
     client: createCoinGeckoClient({

@@ -139,7 +139,7 @@ describe("health and unknown routes", () => {
     await start();
     const res = await proxy.call("/healthz");
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({ status: "ok" });
+    expect(JSON.parse(res.text)).toEqual({ ok: true });
   });
 
   it("answers an unknown route with the error envelope, not h3's text", async () => {
