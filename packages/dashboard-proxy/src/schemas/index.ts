@@ -1,0 +1,37 @@
+// @keyport/dashboard-proxy/schemas: the proxy's zod schemas, constants and types, without its server.
+// Only zod is imported from here down, so a dashboard can load this entry without h3 or pino.
+
+// Chat schemas and types
+export {
+  type ChatMessage,
+  type ChatRequest,
+  chatMessageSchema,
+  chatRequestSchema,
+  MAX_BODY_BYTES,
+} from "./chat.js";
+// Coin id rule
+export { COIN_ID_PATTERN, coinIdSchema } from "./common.js";
+// Market data schemas and types
+export {
+  CHART_DAYS,
+  type ChartParams,
+  type ChartQuery,
+  type ChartResponse,
+  chartParamsSchema,
+  chartQuerySchema,
+  chartResponseSchema,
+  MARKET_ORDERS,
+  type Market,
+  type MarketsParams,
+  type MarketsQuery,
+  type MarketsResponse,
+  marketSchema,
+  marketsQuerySchema,
+  marketsResponseSchema,
+  PRICE_CHANGE_WINDOWS,
+  type SimplePriceParams,
+  type SimplePriceQuery,
+  type SimplePriceResponse,
+  simplePriceQuerySchema,
+  simplePriceResponseSchema,
+} from "./prices.js";
