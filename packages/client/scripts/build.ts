@@ -31,6 +31,7 @@ const isDependency = (id: string) => dependencies.some((name) => id === name || 
 function workspacePackages(extension: ".js" | ".d.ts"): Plugin {
   const targets: Record<string, string> = {
     "@keyport/dashboard-proxy": `${STAGE}tsc/dashboard-proxy/src/index${extension}`,
+    "@keyport/dashboard-proxy/schemas": `${STAGE}tsc/dashboard-proxy/src/schemas/index${extension}`,
     "@keyport/server": `${STAGE}app-router.d.ts`,
   };
   return {

@@ -1,4 +1,4 @@
-import type { ChatRequest } from "@keyport/dashboard-proxy";
+import type { ChatRequest } from "@keyport/dashboard-proxy/schemas";
 import { errorFromResponse, type FetchFunction, send } from "./proxy-response.js";
 
 /**

@@ -14,7 +14,7 @@ import {
   type SimplePriceResponse,
   simplePriceQuerySchema,
   simplePriceResponseSchema,
-} from "@keyport/dashboard-proxy";
+} from "@keyport/dashboard-proxy/schemas";
 import type { z } from "zod";
 import { streamChat } from "./chat-stream.js";
 import { validationError } from "./errors.js";

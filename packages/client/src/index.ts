@@ -11,7 +11,7 @@ export type {
   MarketsResponse,
   SimplePriceQuery,
   SimplePriceResponse,
-} from "@keyport/dashboard-proxy";
+} from "@keyport/dashboard-proxy/schemas";
 // Dashboard proxy
 export {
   type ChatStreamOptions,
