@@ -10,6 +10,7 @@ import { answerClientError } from "./http/client-error.js";
 import { createRequestHandler, type FastRoute } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
 import { collectRestRoutes } from "./http/rest.js";
+import { createGracefulShutdown } from "./http/shutdown.js";
 import { createTrpcVerifyRoute } from "./http/trpc-verify-route.js";
 import { verifyRoute } from "./http/verify-route.js";
 import { createLogger } from "./logger.js";
@@ -84,14 +85,15 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       ...(options.fastRoutes ?? []),
     ]),
   });
-  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  const server = createServer({ keepAliveTimeout: 5_000 });
+  const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
   // Usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = verification.shutdownSteps.map((step) => step.run);
   let closing: Promise<void> | undefined;
 
   async function shutdown(): Promise<void> {
-    await stopServer(server, options.shutdownTimeoutMs ?? 10_000);
+    if (server.listening) await graceful.close(options.shutdownTimeoutMs ?? 10_000);
     for (const hook of hooks) {
       try {
         await hook();
@@ -123,17 +125,4 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       return closing;
     },
   };
-}
-
-function stopServer(server: Server, timeoutMs: number): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-    server.closeIdleConnections();
-  });
 }
