@@ -35,14 +35,15 @@ function totalOf(rows: readonly unknown[]): number {
 
 /**
  * Writes the rollup rows for `wallet` (which must own exactly 50 keys) straight into the database
- * and returns the recorded total. PGlite must not be open in the server meanwhile.
+ * and returns the recorded total, then ANALYZEs (as autovacuum soon would) so plans see the real sizes.
+ * PGlite must not be open in the server meanwhile.
  */
 export async function seedUsage(database: BenchDatabase, wallet: string): Promise<number> {
   if (database.kind === "postgres") {
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       await sql.unsafe(SEED_SQL, [wallet]);
-      await sql.unsafe("ANALYZE usage_hourly");
+      await sql.unsafe("ANALYZE");
       return totalOf(await sql.unsafe(TOTAL_SQL, [wallet]));
     } finally {
       await sql.end();
@@ -52,7 +53,7 @@ export async function seedUsage(database: BenchDatabase, wallet: string): Promis
   const pg = await PGlite.create(join(database.dir, "pglite"));
   try {
     await pg.query(SEED_SQL, [wallet]);
-    await pg.exec("ANALYZE usage_hourly");
+    await pg.exec("ANALYZE");
     return totalOf((await pg.query(TOTAL_SQL, [wallet])).rows);
   } finally {
     await pg.close();
