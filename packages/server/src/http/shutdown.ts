@@ -6,7 +6,7 @@ export interface GracefulShutdown {
   /**
    * Stops accepting, lets in-flight requests finish and answers them with `Connection: close`,
    * ends idle keep-alive sockets, and resolves once every connection is closed. After `timeoutMs`
-   * the connections still open are destroyed. Call once.
+   * the connections still open are destroyed. Later calls return the first call's promise.
    */
   close(timeoutMs: number): Promise<void>;
 }
@@ -34,6 +34,7 @@ export function createGracefulShutdown(server: Server, handler: RequestListener)
   /** Answers in progress, to switch them to `Connection: close` once shutdown begins. */
   const responses = new Set<ServerResponse>();
   let closing = false;
+  let closed: Promise<void> | undefined;
 
   const end = (socket: Socket) => {
     ended.add(socket);
@@ -74,7 +75,7 @@ export function createGracefulShutdown(server: Server, handler: RequestListener)
 
   return {
     close: (timeoutMs) =>
-      new Promise((resolve) => {
+      (closed ??= new Promise((resolve) => {
         closing = true;
         // The hard bound: whatever still hangs (a slow handler, a client that never closes) goes.
         const timer = setTimeout(() => {
@@ -82,12 +83,13 @@ export function createGracefulShutdown(server: Server, handler: RequestListener)
         }, timeoutMs);
         // net.Server's close, not http.Server's: stop listening and wait for every connection to
         // close, without http's closeIdleConnections() destroying sockets under unflushed answers.
+        // (http's unref'd connection-check interval is left running; it holds nothing open.)
         NetServer.prototype.close.call(server, () => {
           clearTimeout(timer);
           resolve();
         });
         for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
         for (const [socket, pending] of sockets) if (pending === 0) end(socket);
-      }),
+      })),
   };
 }
