@@ -7,7 +7,7 @@ const ANSWERS: Record<string, { status: number; reason: string; code: string; me
   HPE_HEADER_OVERFLOW: {
     status: 431,
     reason: "Request Header Fields Too Large",
-    code: "REQUEST_HEADER_FIELDS_TOO_LARGE",
+    code: "BAD_REQUEST", // tRPC has no 431 code; API.md wants tRPC code names
     message: "The request headers are too large",
   },
   ERR_HTTP_REQUEST_TIMEOUT: {
