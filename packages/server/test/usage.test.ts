@@ -167,6 +167,7 @@ describeDatabases("usage statistics", (target) => {
       "to=2026-13-01T00:00:00Z",
       "granularity=week",
       "keyId=not-a-key",
+      "from=9999-12-30T00:00:00.000Z&to=9999-12-31T23:59:58.994Z", // widens into year 10000
     ];
     for (const query of cases) {
       const { status, body } = await get(query);

@@ -35,6 +35,13 @@ describe("usage range", () => {
     expect(resolveUsageRange(new Date(Number.NaN), d("2026-01-02T00:00Z"), "day").ok).toBe(false);
   });
 
+  it("refuses a range that widening would push past the year 9999", () => {
+    const from = new Date("9999-12-30T00:00:00.000Z");
+    const result = resolveUsageRange(from, new Date("9999-12-31T23:59:58.994Z"), "day");
+    expect(result).toEqual({ ok: false, message: "The range must end within the year 9999" });
+    expect(resolveUsageRange(from, new Date("9999-12-31T00:00:00.000Z"), "day").ok).toBe(true);
+  });
+
   it("allows 366 days but not one millisecond more", () => {
     expect(resolveUsageRange(d("2025-01-01T00:00Z"), d("2026-01-02T00:00Z"), "day").ok).toBe(true);
     expect(resolveUsageRange(d("2025-01-01T00:00Z"), d("2026-01-02T00:00:00.001Z"), "day")).toEqual({

@@ -24,6 +24,9 @@ export function bucketStart(ms: number, granularity: Granularity): number {
   return Math.floor(ms / size) * size;
 }
 
+/** The last instant PostgreSQL can store as a timestamp the way Date.toISOString() writes it. */
+const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /**
  * Validates a requested range and widens it to whole buckets: `from` moves back to the start
  * of its bucket and `to` forward to the end of the bucket holding its last instant. Counts are
@@ -45,6 +48,8 @@ export function resolveUsageRange(from: Date, to: Date, granularity: Granularity
   const size = BUCKET_MS[granularity];
   const start = bucketStart(fromMs, granularity);
   const end = bucketStart(toMs - 1, granularity) + size;
+  // Widening can push `to` into year 10000, which PostgreSQL cannot store: refuse it as bad input.
+  if (end > LAST_STORABLE_MS) return { ok: false, message: "The range must end within the year 9999" };
   const buckets = (end - start) / size;
   if (buckets > MAX_BUCKETS) {
     return {
