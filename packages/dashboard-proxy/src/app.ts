@@ -3,7 +3,7 @@ import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
 import { codeForStatus, type ErrorCode, errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
-import { createLogger } from "./http/logger.js";
+import { createAccessLogger, createLogger } from "./http/logger.js";
 import { corsHeaders } from "./http/origin.js";
 import { createRateLimiter } from "./http/rate-limit.js";
 import { registerChatRoute } from "./routes/chat.js";
@@ -46,6 +46,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
  */
 export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   const logger = createLogger(env.LOG_LEVEL, options.logDestination);
+  const accessLogger = createAccessLogger(env.LOG_LEVEL, options.logDestination);
   const allowedOrigins = new Set(env.ALLOWED_ORIGINS);
   const startedAt = new WeakMap<H3Event, number>();
 
@@ -64,7 +65,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
           response.headers.set(name, value);
       }
-      logRequest(logger, event, response.status, startedAt.get(event));
+      logRequest(accessLogger, event, response.status, startedAt.get(event));
     },
   });
 
