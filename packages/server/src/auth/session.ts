@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { sessions } from "../db/schema/index.js";
 import { randomBase62 } from "../keys/base62.js";
@@ -14,16 +14,36 @@ export async function createSession(db: Db, wallet: string, ttlSeconds: number, 
   return { token, expiresAt };
 }
 
-/** The wallet of a live (unexpired, not logged out) session, or null. */
-export async function findSessionWallet(db: Db, token: string, now = new Date()): Promise<string | null> {
-  if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-  const [row] = await db
+function prepareWalletLookup(db: Db) {
+  return db
     .select({ wallet: sessions.wallet })
     .from(sessions)
     .where(
-      and(eq(sessions.tokenHash, hashKey(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+      and(
+        eq(sessions.tokenHash, sql.placeholder("hash")),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+      ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare("session_wallet");
+}
+
+// Every authenticated request runs this lookup: preparing it once per database skips drizzle's
+// SQL building per call (and lets the driver reuse the server-side statement).
+const walletLookups = new WeakMap<Db, ReturnType<typeof prepareWalletLookup>>();
+
+/** The wallet of a live (unexpired, not logged out) session, or null. */
+export async function findSessionWallet(db: Db, token: string, now = new Date()): Promise<string | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
+  let lookup = walletLookups.get(db);
+  if (!lookup) {
+    lookup = prepareWalletLookup(db);
+    walletLookups.set(db, lookup);
+  }
+  // Placeholder values bypass the column's encoder, and drizzle's postgres.js setup sends
+  // timestamps as text: an ISO string works on both drivers, a Date does not.
+  const [row] = await lookup.execute({ hash: hashKey(token), now: now.toISOString() });
   return row?.wallet ?? null;
 }
 

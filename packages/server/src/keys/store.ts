@@ -1,36 +1,13 @@
-import { and, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import type { RateLimit } from "../schemas/api-key.js";
 import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
+import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
 import { newKey } from "./secret.js";
-
-/** Which keys a list returns. */
-export type StatusFilter = "active" | "revoked" | "expired" | "all";
-
-function notRevoked(now: Date): SQL | undefined {
-  return or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, now));
-}
-
-function notExpired(now: Date): SQL | undefined {
-  return or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now));
-}
-
-/** SQL twin of `deriveStatus`. */
-function statusCondition(status: StatusFilter, now: Date): SQL | undefined {
-  switch (status) {
-    case "active":
-      return and(notRevoked(now), notExpired(now));
-    case "revoked":
-      return lte(apiKeys.revokedAt, now);
-    case "expired":
-      return and(notRevoked(now), lte(apiKeys.expiresAt, now));
-    case "all":
-      return undefined;
-  }
-}
+import { notRevoked, type StatusFilter, statusCondition } from "./status-condition.js";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -94,20 +71,25 @@ export interface ListKeysParams {
   now: Date;
 }
 
-/** One page of a wallet's keys, newest first, with the cursor of the next page (null at the end). */
-export async function listKeys(db: Db, params: ListKeysParams) {
-  const after = params.cursor
-    ? or(
-        lt(apiKeys.createdAt, params.cursor.createdAt),
-        and(eq(apiKeys.createdAt, params.cursor.createdAt), lt(apiKeys.id, params.cursor.id)),
-      )
-    : undefined;
-  const rows = await db
+function selectAfterCursor(db: Db, params: ListKeysParams, cursor: PageCursor): Promise<ApiKeyRow[]> {
+  const after = or(
+    lt(apiKeys.createdAt, cursor.createdAt),
+    and(eq(apiKeys.createdAt, cursor.createdAt), lt(apiKeys.id, cursor.id)),
+  );
+  return db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.wallet, params.wallet), statusCondition(params.status, params.now), after))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(params.limit + 1);
+}
+
+/** One page of a wallet's keys, newest first, with the cursor of the next page (null at the end). */
+export async function listKeys(db: Db, params: ListKeysParams) {
+  // One row past the page tells whether another page follows.
+  const rows = params.cursor
+    ? await selectAfterCursor(db, params, params.cursor)
+    : await selectFirstPage(db, params.wallet, params.status, params.limit + 1, params.now);
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > params.limit && last ? encodeCursor(last) : null;
