@@ -18,7 +18,7 @@ export interface ServerChild {
 
 export interface StartChildOptions {
   name: string;
-  /** A .ts entry file, run with `node --import tsx`. */
+  /** A .js entry runs with plain node, as `pnpm start` runs it; a .ts entry with `node --import tsx`. */
   entry: string;
   cwd: string;
   /** The child's whole environment besides PATH/HOME (nothing else leaks from the bench's own). */
@@ -62,7 +62,8 @@ export async function startChild(options: StartChildOptions): Promise<ServerChil
     mkdirSync(dir, { recursive: true });
     args.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
   }
-  args.push("--import", TSX_LOADER, options.entry);
+  if (options.entry.endsWith(".js")) args.push("--enable-source-maps", options.entry);
+  else args.push("--import", TSX_LOADER, options.entry);
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },

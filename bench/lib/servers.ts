@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, type ServerChild, startChild } from "./child.js";
@@ -17,7 +18,19 @@ function packageDir(settings: ChildSettings, name: string): string {
   return join(settings.tree ?? ROOT, "packages", name);
 }
 
-/** The Keyport server (`packages/server/src/main.ts`) on `database`, with extra settings in `env`. */
+const built = new Set<string>();
+
+/** Builds a package's dist/ once per run, so its server runs as `pnpm start` runs it: plain node. */
+function builtPackageDir(settings: ChildSettings, name: string): string {
+  const dir = packageDir(settings, name);
+  if (!built.has(dir)) {
+    execFileSync("pnpm", ["run", "--silent", "build"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+    built.add(dir);
+  }
+  return dir;
+}
+
+/** The Keyport server (`packages/server/dist/main.js`, built from src/) on `database`, with extra settings in `env`. */
 export async function startKeyport(
   name: string,
   database: BenchDatabase,
@@ -29,8 +42,8 @@ export async function startKeyport(
     database.kind === "postgres" ? { DATABASE_URL: database.url } : { DATA_DIR: database.dir };
   return startChild({
     name,
-    entry: "src/main.ts",
-    cwd: packageDir(settings, "server"),
+    entry: "dist/main.js",
+    cwd: builtPackageDir(settings, "server"),
     env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...databaseEnv, ...env },
     port,
     healthPath: "/healthz",
@@ -38,7 +51,7 @@ export async function startKeyport(
   });
 }
 
-/** The dashboard proxy (`packages/dashboard-proxy/src/main.ts`). */
+/** The dashboard proxy (`packages/dashboard-proxy/dist/main.js`, built from src/). */
 export async function startDashboardProxy(
   settings: ChildSettings,
   env: Record<string, string>,
@@ -46,8 +59,8 @@ export async function startDashboardProxy(
   const port = await freePort();
   return startChild({
     name: "dashboard-proxy",
-    entry: "src/main.ts",
-    cwd: packageDir(settings, "dashboard-proxy"),
+    entry: "dist/main.js",
+    cwd: builtPackageDir(settings, "dashboard-proxy"),
     env: { PORT: String(port), LOG_LEVEL: settings.logLevel, ...env },
     port,
     healthPath: "/healthz",
