@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
+import { preparePerDatabase } from "../db/prepared.js";
 import { sessions } from "../db/schema/index.js";
 import { randomBase62 } from "../keys/base62.js";
 import { hashKey } from "../keys/secret.js";
@@ -14,8 +15,9 @@ export async function createSession(db: Db, wallet: string, ttlSeconds: number, 
   return { token, expiresAt };
 }
 
-function prepareWalletLookup(db: Db) {
-  return db
+// Every authenticated request runs this lookup.
+const walletLookup = preparePerDatabase((db) =>
+  db
     .select({ wallet: sessions.wallet })
     .from(sessions)
     .where(
@@ -26,24 +28,13 @@ function prepareWalletLookup(db: Db) {
       ),
     )
     .limit(1)
-    .prepare("session_wallet");
-}
-
-// Every authenticated request runs this lookup: preparing it once per database skips drizzle's
-// SQL building per call (and lets the driver reuse the server-side statement).
-const walletLookups = new WeakMap<Db, ReturnType<typeof prepareWalletLookup>>();
+    .prepare("session_wallet"),
+);
 
 /** The wallet of a live (unexpired, not logged out) session, or null. */
 export async function findSessionWallet(db: Db, token: string, now = new Date()): Promise<string | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-  let lookup = walletLookups.get(db);
-  if (!lookup) {
-    lookup = prepareWalletLookup(db);
-    walletLookups.set(db, lookup);
-  }
-  // Placeholder values bypass the column's encoder, and drizzle's postgres.js setup sends
-  // timestamps as text: an ISO string works on both drivers, a Date does not.
-  const [row] = await lookup.execute({ hash: hashKey(token), now: now.toISOString() });
+  const [row] = await walletLookup(db).execute({ hash: hashKey(token), now: now.toISOString() });
   return row?.wallet ?? null;
 }
 

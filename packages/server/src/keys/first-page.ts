@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
+import { preparePerDatabase } from "../db/prepared.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import { type StatusFilter, statusCondition } from "./status-condition.js";
 
@@ -15,11 +16,13 @@ function prepareFirstPage(db: Db, status: StatusFilter) {
     .prepare(`keys_first_page_${status}`);
 }
 
-type FirstPage = ReturnType<typeof prepareFirstPage>;
-
-// Listing without a cursor is the common request: one statement per status, prepared once per
-// database, skips drizzle's SQL building per call (and lets the driver reuse the server-side plan).
-const firstPages = new WeakMap<Db, Map<StatusFilter, FirstPage>>();
+// Listing without a cursor is the common request: one prepared statement per status.
+const firstPages: Record<StatusFilter, (db: Db) => ReturnType<typeof prepareFirstPage>> = {
+  all: preparePerDatabase((db) => prepareFirstPage(db, "all")),
+  active: preparePerDatabase((db) => prepareFirstPage(db, "active")),
+  revoked: preparePerDatabase((db) => prepareFirstPage(db, "revoked")),
+  expired: preparePerDatabase((db) => prepareFirstPage(db, "expired")),
+};
 
 /**
  * The newest `take` keys of a wallet with this status, newest first (ties broken by id, descending).
@@ -32,17 +35,5 @@ export async function selectFirstPage(
   take: number,
   now: Date,
 ): Promise<ApiKeyRow[]> {
-  let byStatus = firstPages.get(db);
-  if (!byStatus) {
-    byStatus = new Map();
-    firstPages.set(db, byStatus);
-  }
-  let prepared = byStatus.get(status);
-  if (!prepared) {
-    prepared = prepareFirstPage(db, status);
-    byStatus.set(status, prepared);
-  }
-  // Placeholder values bypass the column's encoder, and drizzle's postgres.js setup sends
-  // timestamps as text: an ISO string works on both drivers, a Date does not.
-  return prepared.execute({ wallet, take, now: now.toISOString() });
+  return firstPages[status](db).execute({ wallet, take, now: now.toISOString() });
 }
