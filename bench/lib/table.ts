@@ -14,7 +14,7 @@ function verdict(result: ScenarioResult): string {
   return result.pass ? "PASS" : "MISS";
 }
 
-/** The results as a Markdown table (the same text goes to the terminal and the README). */
+/** The results as a Markdown table (the same text goes to the terminal and docs/benchmarks.md). */
 export function renderTable(results: readonly ScenarioResult[], machine: Machine): string {
   const header = [
     "scenario",

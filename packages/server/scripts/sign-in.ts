@@ -1,4 +1,4 @@
-// Signs in to a running Keyport server with Sign-In with Ethereum, for the README's curl walk-through.
+// Signs in to a running Keyport server with Sign-In with Ethereum, for docs/rest-walkthrough.md.
 //
 //   tsx scripts/sign-in.ts                 full sign-in; prints `export KEYPORT_TOKEN=... KEYPORT_WALLET=...`
 //   tsx scripts/sign-in.ts --nonce <nonce>  only signs; prints the JSON body for POST /auth/verify
