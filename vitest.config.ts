@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
 
-// One `vitest run` at the root runs every package's suite, so the README's test line is one command.
-// Under CI a JSON report is written too, so .ci/run can print a plain "N passed, N failed" line.
+// `pnpm test`: one `vitest run` at the root runs every package's fast tier (each package's vitest.config.ts
+// leaves its process, load and fault tests to vitest.slow.config.ts). Under CI a JSON report is written too,
+// so .ci/run can print a plain "N passed, N failed" line.
 export default defineConfig({
   test: {
-    projects: ["packages/*", "bench"],
+    // Listed, not globbed: packages/dashboard's browser tests are a tier of their own.
+    projects: ["packages/server", "packages/dashboard-proxy", "packages/client", "packages/errors"],
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: { json: ".vitest-results.json" },
   },

@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 
+// Slow tier only (the root vitest.slow.config.ts lists this project; `pnpm test` does not).
 export default defineConfig({
   test: {
     name: "bench",

@@ -1,11 +1,24 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): the packed tarball installed into a project
+ * outside the workspace, type-checked and run (build, pack, install, tsc: tens of seconds).
+ * `pnpm test` keeps the in-workspace client tests and the type tests.
+ */
+export const slowTests = ["test/consumer.test.ts"];
+
+/** Settings both tiers share. */
+export const shared = {
+  name: "client",
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
 
 export default defineConfig({
   test: {
-    name: "client",
+    ...shared,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    exclude: [...configDefaults.exclude, ...slowTests],
     typecheck: {
       enabled: true,
       include: ["test/**/*.test-d.ts", "src/**/*.test-d.ts"],

@@ -1,10 +1,23 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): generated bad input and misbehaving upstreams,
+ * hundreds of requests each. `pnpm test` leaves them out; prices, chat and secrets tests cover each
+ * behaviour once.
+ */
+export const slowTests = ["test/reliability/**/*.test.ts"];
+
+/** Settings both tiers share. */
+export const shared = {
+  name: "dashboard-proxy",
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 export default defineConfig({
   test: {
-    name: "dashboard-proxy",
+    ...shared,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    exclude: [...configDefaults.exclude, ...slowTests],
   },
 });

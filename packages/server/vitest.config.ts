@@ -1,10 +1,30 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): child processes, load, faults, restarts and
+ * shutdown under load. They take minutes; `pnpm test` leaves them out and keeps a fast test of each
+ * behaviour (in-process shutdown, verification, persistence).
+ */
+export const slowTests = [
+  "test/reliability/**/*.test.ts",
+  "test/processes.test.ts",
+  "test/restart.test.ts",
+  "test/shutdown.test.ts",
+  "test/start.test.ts",
+  "test/database-outage.test.ts",
+];
+
+/** Settings both tiers share. */
+export const shared = {
+  name: "server",
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 export default defineConfig({
   test: {
-    name: "server",
+    ...shared,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    exclude: [...configDefaults.exclude, ...slowTests],
   },
 });

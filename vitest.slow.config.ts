@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// `pnpm test:slow`: the slow tier of every package (child processes, load, faults, the packed client)
+// and the bench smoke test. Its CI report is separate so .ci/run can sum both tiers.
+export default defineConfig({
+  test: {
+    projects: ["packages/*/vitest.slow.config.ts", "bench"],
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: { json: ".vitest-results-slow.json" },
+  },
+});
