@@ -1,2 +1,34 @@
-// @keyport/errors: the one error envelope of every Keyport service (filled in by the errors work).
-export {};
+// @keyport/errors: the one error envelope of every Keyport service, with no runtime dependency.
+
+// node:http's answer to requests it cannot parse
+export { answerClientError, type ClientErrorSocket } from "./client-error.js";
+// Codes and statuses
+export {
+  codeForStatus,
+  ERROR_STATUS,
+  type ErrorCode,
+  isErrorCode,
+  isKeyportErrorCode,
+  type KeyportErrorCode,
+  NETWORK_ERROR_STATUS,
+  statusOf,
+} from "./codes.js";
+// The envelope
+export {
+  type ErrorEnvelope,
+  errorBody,
+  INTERNAL_ERROR_MESSAGE,
+  publicMessage,
+  readEnvelope,
+} from "./envelope.js";
+// Validation issues
+export { type ErrorIssue, type IssueSource, issuesFromZod, readIssues } from "./issues.js";
+// The clients' error
+export {
+  KeyportError,
+  type KeyportErrorInit,
+  networkError,
+  type ToKeyportErrorOptions,
+  toKeyportError,
+  validationFailure,
+} from "./keyport-error.js";

@@ -1,0 +1,95 @@
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerClientError, type ClientErrorSocket } from "./client-error.js";
+
+/** Sends raw bytes and collects everything until the server closes. */
+function sendRaw(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+function parse(raw: string): { status: number; headers: string; body: unknown } {
+  const [head = "", body = ""] = raw.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
+}
+
+/** A socket that records what is written to it. */
+function recordingSocket(writable: boolean) {
+  const written: string[] = [];
+  let destroyed = false;
+  const socket: ClientErrorSocket = {
+    writable,
+    end: (chunk: string) => written.push(chunk),
+    destroy: () => {
+      destroyed = true;
+    },
+  };
+  return { socket, written, isDestroyed: () => destroyed };
+}
+
+describe("answerClientError on a real node:http server", () => {
+  let server: Server;
+  let port = 0;
+  const marker = "kp_rawmarker0123456789";
+  beforeAll(async () => {
+    server = createServer({ maxHeaderSize: 4096 }, (_req, res) => res.end("ok"));
+    server.on("clientError", answerClientError);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    port = typeof address === "object" && address !== null ? address.port : 0;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("answers a malformed request line with a 400 envelope, closing and echoing nothing", async () => {
+    const raw = await sendRaw(port, `NOT AN HTTP ${marker} REQUEST\r\n\r\n`);
+    const answer = parse(raw);
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toContain("content-type: application/json; charset=utf-8");
+    expect(answer.headers).toContain("connection: close");
+    expect(answer.headers).toContain("cache-control: no-store");
+    expect(answer.body).toEqual({ code: "BAD_REQUEST", message: "Malformed HTTP request" });
+    expect(raw).not.toContain(marker);
+  });
+
+  it("answers oversized headers with 431 and the BAD_REQUEST code", async () => {
+    const raw = await sendRaw(
+      port,
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${marker}${"a".repeat(8192)}\r\n\r\n`,
+    );
+    const answer = parse(raw);
+    expect(answer.status).toBe(431);
+    expect(answer.body).toEqual({ code: "BAD_REQUEST", message: "The request headers are too large" });
+    expect(raw).not.toContain(marker);
+  });
+});
+
+describe("answerClientError on sockets it cannot answer", () => {
+  it("answers a request timeout with 408 TIMEOUT", () => {
+    const { socket, written } = recordingSocket(true);
+    answerClientError(Object.assign(new Error("timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" }), socket);
+    expect(written.join("")).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(written.join("")).toContain('{"code":"TIMEOUT","message":"The request took too long to arrive"}');
+  });
+
+  it("destroys a socket that can no longer be written, or whose response has started", () => {
+    const closed = recordingSocket(false);
+    answerClientError(new Error("reset"), closed.socket);
+    expect(closed.isDestroyed()).toBe(true);
+    expect(closed.written).toEqual([]);
+
+    const started = recordingSocket(true);
+    Reflect.set(started.socket, "_httpMessage", { headersSent: true });
+    answerClientError(new Error("late"), started.socket);
+    expect(started.isDestroyed()).toBe(true);
+    expect(started.written).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { errorBody, INTERNAL_ERROR_MESSAGE, publicMessage, readEnvelope } from "./envelope.js";
+
+describe("errorBody", () => {
+  it("carries a 4xx message and its issues", () => {
+    expect(errorBody("BAD_REQUEST", "Invalid request", [{ path: ["ids", 0], message: "Required" }])).toEqual({
+      code: "BAD_REQUEST",
+      message: "Invalid request",
+      issues: [{ path: ["ids", 0], message: "Required" }],
+    });
+  });
+
+  it("leaves out an empty issue list", () => {
+    expect(errorBody("NOT_FOUND", "No such key", [])).toEqual({ code: "NOT_FOUND", message: "No such key" });
+  });
+
+  it("says only 'Internal server error' for a 500 or 501, whatever the message", () => {
+    expect(errorBody("INTERNAL_SERVER_ERROR", 'relation "keys" does not exist').message).toBe(
+      INTERNAL_ERROR_MESSAGE,
+    );
+    expect(publicMessage("NOT_IMPLEMENTED", "stack at x.ts:1")).toBe("Internal server error");
+  });
+
+  it("keeps the fixed text of a dependency's failure (502, 503, 504)", () => {
+    expect(publicMessage("SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly")).toBe(
+      "The database is unavailable; retry shortly",
+    );
+    expect(publicMessage("BAD_GATEWAY", "The market data provider failed to answer")).toBe(
+      "The market data provider failed to answer",
+    );
+    expect(publicMessage("GATEWAY_TIMEOUT", "The chat agent did not answer in time")).toBe(
+      "The chat agent did not answer in time",
+    );
+  });
+});
+
+describe("readEnvelope", () => {
+  it("reads an envelope with a known code, with or without issues", () => {
+    expect(readEnvelope({ code: "FORBIDDEN", message: "No" })).toEqual({ code: "FORBIDDEN", message: "No" });
+    expect(
+      readEnvelope({ code: "BAD_REQUEST", message: "Bad", issues: [{ path: [0], message: "x" }] }),
+    ).toEqual({
+      code: "BAD_REQUEST",
+      message: "Bad",
+      issues: [{ path: [0], message: "x" }],
+    });
+  });
+
+  it("refuses unknown codes, missing messages and malformed issues", () => {
+    expect(readEnvelope({ code: "TEAPOT", message: "x" })).toBeUndefined();
+    expect(readEnvelope({ code: "NETWORK_ERROR", message: "x" })).toBeUndefined();
+    expect(readEnvelope({ code: "NOT_FOUND" })).toBeUndefined();
+    expect(readEnvelope({ code: "BAD_REQUEST", message: "x", issues: "no" })).toBeUndefined();
+    expect(readEnvelope("<html>")).toBeUndefined();
+    expect(readEnvelope(null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,53 @@
+import { type ErrorCode, isErrorCode, statusOf } from "./codes.js";
+import { type ErrorIssue, readIssues } from "./issues.js";
+
+/** The one error body of every Keyport service (API.md): `{ code, message, issues? }`. */
+export interface ErrorEnvelope {
+  code: ErrorCode;
+  message: string;
+  /** Validation problems, one per invalid field. */
+  issues?: ErrorIssue[];
+}
+
+/** The only message a 5xx other than a dependency's failure ever carries. */
+export const INTERNAL_ERROR_MESSAGE = "Internal server error";
+
+// A dependency failed (the database, CoinGecko, the agent): the caller writes a fixed text naming it
+// and what to do, which helps and leaks nothing. Any other 5xx text could carry internals.
+const DEPENDENCY_CODES: ReadonlySet<ErrorCode> = new Set([
+  "BAD_GATEWAY",
+  "SERVICE_UNAVAILABLE",
+  "GATEWAY_TIMEOUT",
+]);
+
+/**
+ * The message a response may carry for `code`: `message` for a 4xx and for a dependency's failure
+ * (502, 503, 504: callers pass fixed text), "Internal server error" for any other 5xx.
+ * @example publicMessage("INTERNAL_SERVER_ERROR", "relation \"keys\" does not exist") // "Internal server error"
+ */
+export function publicMessage(code: ErrorCode, message: string): string {
+  return statusOf(code) < 500 || DEPENDENCY_CODES.has(code) ? message : INTERNAL_ERROR_MESSAGE;
+}
+
+/**
+ * Builds an error envelope; the message goes through `publicMessage`, and `issues` is present only
+ * when there are some to report.
+ * @example errorBody("NOT_FOUND", "No such key") // { code: "NOT_FOUND", message: "No such key" }
+ */
+export function errorBody(code: ErrorCode, message: string, issues?: readonly ErrorIssue[]): ErrorEnvelope {
+  const body: ErrorEnvelope = { code, message: publicMessage(code, message) };
+  if (issues !== undefined && issues.length > 0) body.issues = [...issues];
+  return body;
+}
+
+/** `value` as an error envelope when it is one with a known code, else `undefined` (bodies are never trusted). */
+export function readEnvelope(value: unknown): ErrorEnvelope | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const code: unknown = Reflect.get(value, "code");
+  const message: unknown = Reflect.get(value, "message");
+  const rawIssues: unknown = Reflect.get(value, "issues");
+  if (!isErrorCode(code) || typeof message !== "string") return undefined;
+  if (rawIssues === undefined || rawIssues === null) return { code, message };
+  const issues = readIssues(rawIssues);
+  return issues === undefined ? undefined : { code, message, issues };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { KeyportError, networkError, toKeyportError, validationFailure } from "./keyport-error.js";
+
+describe("toKeyportError", () => {
+  it("takes code, message and issues from an envelope and the status from the answer", () => {
+    const error = toKeyportError(400, {
+      code: "BAD_REQUEST",
+      message: "Invalid request",
+      issues: [{ path: ["ids", 2], message: "Too long" }],
+    });
+    expect(error).toBeInstanceOf(KeyportError);
+    expect(error).toMatchObject({
+      name: "KeyportError",
+      code: "BAD_REQUEST",
+      status: 400,
+      message: "Invalid request",
+      issues: [{ path: ["ids", 2], message: "Too long" }],
+    });
+  });
+
+  it("falls back to the status's code and a message naming the status when the body is no envelope", () => {
+    expect(toKeyportError(502, "<html>bad gateway</html>")).toMatchObject({
+      code: "BAD_GATEWAY",
+      status: 502,
+      message: "The server answered HTTP 502",
+      issues: undefined,
+    });
+    expect(toKeyportError(418, undefined, { fallbackMessage: "The proxy answered HTTP 418" })).toMatchObject({
+      code: "BAD_REQUEST",
+      message: "The proxy answered HTTP 418",
+    });
+  });
+
+  it("keeps the cause it is given", () => {
+    const cause = new Error("underlying");
+    expect(toKeyportError(500, undefined, { cause }).cause).toBe(cause);
+  });
+});
+
+describe("other KeyportErrors", () => {
+  it("a network failure is NETWORK_ERROR with status 0", () => {
+    const cause = new TypeError("fetch failed");
+    expect(networkError(cause)).toMatchObject({ code: "NETWORK_ERROR", status: 0, cause });
+  });
+
+  it("a local validation failure looks like the server's 400", () => {
+    expect(validationFailure("Invalid query", [{ path: ["days"], message: "Required" }])).toMatchObject({
+      code: "BAD_REQUEST",
+      status: 400,
+      message: "Invalid query",
+      issues: [{ path: ["days"], message: "Required" }],
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { codeForStatus, type KeyportErrorCode, NETWORK_ERROR_STATUS } from "./codes.js";
+import { readEnvelope } from "./envelope.js";
+import type { ErrorIssue } from "./issues.js";
+
+/** What a `KeyportError` is built from. */
+export interface KeyportErrorInit {
+  code: KeyportErrorCode;
+  status: number;
+  message: string;
+  issues?: ErrorIssue[] | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The one error Keyport's clients throw: the API's `code`, the HTTP `status` (0 when no response
+ * arrived) and, for validation errors, `issues`.
+ * @example
+ * try { await keyport.keys.create.mutate({ name: "" }) }
+ * catch (error) { if (error instanceof KeyportError && error.code === "BAD_REQUEST") showIssues(error.issues) }
+ */
+export class KeyportError extends Error {
+  override name = "KeyportError";
+  readonly code: KeyportErrorCode;
+  readonly status: number;
+  readonly issues: ErrorIssue[] | undefined;
+
+  constructor(init: KeyportErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+    this.issues = init.issues;
+  }
+}
+
+/** How `toKeyportError` words an answer that carries no envelope, and what it keeps as `cause`. */
+export interface ToKeyportErrorOptions {
+  /** The message when `body` is not an envelope; default "The server answered HTTP <status>". */
+  fallbackMessage?: string;
+  cause?: unknown;
+}
+
+/**
+ * The KeyportError for an HTTP error answer: the envelope's code, message and issues when `body` is
+ * one (validated, never assumed), else the code for `status` and a message that names the status.
+ * @example throw toKeyportError(response.status, await response.json().catch(() => undefined))
+ */
+export function toKeyportError(
+  status: number,
+  body: unknown,
+  options: ToKeyportErrorOptions = {},
+): KeyportError {
+  const envelope = readEnvelope(body);
+  const { cause } = options;
+  if (envelope !== undefined) return new KeyportError({ ...envelope, status, cause });
+  return new KeyportError({
+    code: codeForStatus(status),
+    status,
+    message: options.fallbackMessage ?? `The server answered HTTP ${status}`,
+    cause,
+  });
+}
+
+/** A KeyportError for a local validation failure, shaped like the 400 a server would send. */
+export function validationFailure(message: string, issues: ErrorIssue[]): KeyportError {
+  return new KeyportError({ code: "BAD_REQUEST", status: 400, message, issues });
+}
+
+/** A KeyportError for a request that got no HTTP response (refused, reset, DNS...). */
+export function networkError(cause: unknown): KeyportError {
+  return new KeyportError({
+    code: "NETWORK_ERROR",
+    status: NETWORK_ERROR_STATUS,
+    message: "The request failed before an HTTP response arrived",
+    cause,
+  });
+}
