@@ -12,6 +12,8 @@ export const shared = {
   name: "client",
   testTimeout: 60_000,
   hookTimeout: 120_000,
+  // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
+  expect: { poll: { timeout: 10_000, interval: 10 } },
 };
 
 export default defineConfig({

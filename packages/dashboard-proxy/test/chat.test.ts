@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EnvSource } from "../src/index.js";
 import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
-import { AGENT_KEY, type RunningProxy, sleep, startProxy, waitFor } from "./support/proxy.js";
+import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const CHAT = "/api/chat";
 const body = { messages: [{ role: "user", content: "What moved ETH today?" }], sessionId: "s_1" };
@@ -27,6 +27,7 @@ beforeEach(() => {
   agent.behave({ kind: "stream", first: "data: first\n\n", rest: "data: rest\n\n" });
 });
 afterEach(async () => {
+  vi.useRealTimers();
   agent.release();
   transcripts.push(proxy.transcript());
   await proxy.close();
@@ -58,7 +59,7 @@ describe("chat streaming", () => {
     const [call] = agent.calls;
     let ended = false;
     void call?.ended.then(() => (ended = true));
-    await sleep(0);
+    await new Promise((resolve) => setImmediate(resolve)); // one turn of the event loop for `ended`
     expect(ended).toBe(false);
 
     agent.release();
@@ -73,7 +74,7 @@ describe("chat streaming", () => {
   it("forwards only the validated body, with the key as a Bearer header, and passes back only allow-listed headers", async () => {
     await start();
     const pending = proxy.call(CHAT, json(body));
-    await waitFor(() => agent.calls.length === 1);
+    await expect.poll(() => agent.calls.length).toBe(1);
     agent.release();
     const res = await pending;
     expect(res.status).toBe(200);
@@ -98,9 +99,11 @@ describe("chat streaming", () => {
 
   it("does not time out a stream that outlasts the header timeout", async () => {
     await start({ CHAT_HEADER_TIMEOUT_MS: "1000" });
+    // The proxy's header timer runs on fake timers, moved past its deadline with the body still open.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const res = await proxy.open(CHAT, json(body));
     expect(res.status).toBe(200);
-    await sleep(1_500); // longer than the header timeout, with the body still open
+    vi.advanceTimersByTime(1_500);
     agent.release();
     expect(await res.text()).toBe("data: first\n\ndata: rest\n\n");
   });
@@ -108,7 +111,11 @@ describe("chat streaming", () => {
   it("answers 504 when the agent sends no headers within CHAT_HEADER_TIMEOUT_MS", async () => {
     await start({ CHAT_HEADER_TIMEOUT_MS: "1000" });
     agent.behave({ kind: "hang" });
-    const res = await proxy.call(CHAT, json(body));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const pending = proxy.call(CHAT, json(body));
+    await expect.poll(() => agent.calls.length).toBe(1); // the header timer is running
+    vi.advanceTimersByTime(1_000);
+    const res = await pending;
     expect(res.status).toBe(504);
     expect(JSON.parse(res.text)).toMatchObject({ code: "GATEWAY_TIMEOUT" });
     expect(await agent.calls[0]?.ended).toBe("aborted");

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CreateAppOptions, EnvSource } from "../src/index.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
-import { COINGECKO_KEY, type RunningProxy, sleep, startProxy, waitFor } from "./support/proxy.js";
+import { COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const SIMPLE = "/api/prices/simple?ids=bitcoin&vs_currencies=usd";
 
@@ -119,8 +119,9 @@ describe("cache", () => {
     cg.behave({ kind: "gated", until: new Promise<void>((resolve) => (open = resolve)) });
     const wave = () => Promise.all(Array.from({ length: 200 }, () => proxy.call(SIMPLE)));
     const first = wave();
-    await waitFor(() => cg.requests.length > 0);
-    await sleep(200); // let the rest of the wave queue up behind the one in-flight call
+    // Every request of the wave is in the proxy, queued behind the one in-flight call.
+    await expect.poll(() => proxy.connections()).toBe(200);
+    await expect.poll(() => cg.requests.length).toBe(1);
     open();
     const firstWave = await first;
     expect(firstWave.every((res) => res.status === 200 && res.text === firstWave[0]?.text)).toBe(true);
@@ -148,9 +149,10 @@ describe("cache", () => {
   });
 
   it("serves a stale copy at once within the stale-while-revalidate window and refreshes it behind", async () => {
-    await start({}, { cache: { pricesTtlMs: 50, staleWhileRevalidateMs: 60_000 } });
+    let clock = 1_000;
+    await start({}, { cache: { pricesTtlMs: 50_000, staleWhileRevalidateMs: 60_000, now: () => clock } });
     expect((await proxy.call(SIMPLE)).headers["x-cache"]).toBe("MISS");
-    await sleep(100); // let the 50 ms TTL lapse
+    clock += 50_001; // the TTL lapses
     cg.setVersion(2);
     let open: () => void = () => {};
     cg.behave({ kind: "gated", until: new Promise<void>((resolve) => (open = resolve)) });
@@ -159,9 +161,9 @@ describe("cache", () => {
     expect(stale.headers["x-cache"]).toBe("STALE");
     expect(stale.headers["cache-control"]).toMatch(/max-age=0/);
     expect(JSON.parse(stale.text)).toEqual({ bitcoin: { usd: 100 } });
-    await waitFor(() => cg.requests.length === 2); // the refresh went out behind it
+    await expect.poll(() => cg.requests.length).toBe(2); // the refresh went out behind it
     open();
-    await waitFor(async () => JSON.parse((await proxy.call(SIMPLE)).text).bitcoin.usd === 200);
+    await expect.poll(async () => JSON.parse((await proxy.call(SIMPLE)).text).bitcoin.usd).toBe(200);
   });
 
   it("does not cache failures: the next request tries the upstream again", async () => {
@@ -209,7 +211,7 @@ describe("upstream failures without a cached copy", () => {
   });
 
   it("answers an upstream slower than UPSTREAM_TIMEOUT_MS with 504", async () => {
-    await start({ UPSTREAM_TIMEOUT_MS: "1000" });
+    await start({ UPSTREAM_TIMEOUT_MS: "300" });
     cg.behave({ kind: "hang" });
     const res = await proxy.call(SIMPLE);
     expect(res.status).toBe(504);
@@ -233,10 +235,14 @@ describe("upstream failures with a cached copy", () => {
     ["timeout", { kind: "hang" } as const],
   ])("serves the stale copy (X-Cache: STALE) when the refresh fails with %s", async (_name, behaviour) => {
     // No stale-while-revalidate window: the request waits for the refresh, which fails.
-    await start({ UPSTREAM_TIMEOUT_MS: "1000" }, { cache: { pricesTtlMs: 50, staleWhileRevalidateMs: 0 } });
+    let clock = 1_000;
+    await start(
+      { UPSTREAM_TIMEOUT_MS: "1000" },
+      { cache: { pricesTtlMs: 50_000, staleWhileRevalidateMs: 0, now: () => clock } },
+    );
     const fresh = await proxy.call(SIMPLE);
     expect(fresh.status).toBe(200);
-    await sleep(100); // let the 50 ms TTL lapse
+    clock += 50_001; // the TTL lapses
     cg.behave(behaviour);
     const stale = await proxy.call(SIMPLE);
     expect(stale.status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
-import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy, waitFor } from "./support/proxy.js";
+import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 let cg: CoinGeckoStandIn;
 let agent: AgentStandIn;
@@ -57,7 +57,7 @@ describe("upstream secrets", () => {
     await proxy.call("/api/prices/simple?ids=bitcoin&vs_currencies=usd&x_cg_demo_api_key=x");
 
     const streamed = proxy.call("/api/chat", chat([{ role: "user", content: "hi" }]));
-    await waitFor(() => agent.calls.length === 1);
+    await expect.poll(() => agent.calls.length).toBe(1);
     agent.release();
     expect((await streamed).status).toBe(200);
     for (const behaviour of [{ kind: "status", status: 401, body: "bad key" }, { kind: "hang" }] as const) {

@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerClientError } from "@keyport/errors";
 import type { Logger } from "pino";
 import { createSiweSettings } from "./auth/siwe.js";
 import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
 import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
-import { answerClientError } from "./http/client-error.js";
 import { createRequestHandler, type FastRoute } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
 import { collectRestRoutes } from "./http/rest.js";

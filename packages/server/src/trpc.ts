@@ -1,3 +1,4 @@
+import { issuesFromZod, publicMessage } from "@keyport/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
@@ -13,12 +14,19 @@ const t = initTRPC
     transformer: superjson,
     // Never ship stack traces, whatever NODE_ENV says.
     isDev: false,
+    // The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
+    // other than a dependency's fixed text says only "Internal server error" (tRPC would send the
+    // thrown error's own message, which may quote SQL).
     errorFormatter({ shape, error }) {
       const issues =
         error.code === "BAD_REQUEST" && error.cause instanceof ZodError
-          ? error.cause.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }))
+          ? issuesFromZod(error.cause)
           : undefined;
-      return { ...shape, data: { ...shape.data, stack: undefined, issues } };
+      return {
+        ...shape,
+        message: publicMessage(error.code, shape.message),
+        data: { ...shape.data, stack: undefined, issues },
+      };
     },
   });
 

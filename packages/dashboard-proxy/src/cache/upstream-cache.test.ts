@@ -40,9 +40,15 @@ describe("createUpstreamCache", () => {
   });
 
   it("serves the stale copy when a refresh fails, and keeps it for the next failure", async () => {
-    const cache = createUpstreamCache({ ttlMs: 1, staleWhileRevalidateMs: 0, maxEntries: 10 });
+    let clock = 1_000; // lru-cache reads a start time of 0 as "no TTL"
+    const cache = createUpstreamCache({
+      ttlMs: 1_000,
+      staleWhileRevalidateMs: 0,
+      maxEntries: 10,
+      now: () => clock,
+    });
     await cache.get("k", async () => ok("old"));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock += 1_001;
     expect(await cache.get("k", async () => failed)).toMatchObject({
       ok: true,
       body: "old",
@@ -55,5 +61,32 @@ describe("createUpstreamCache", () => {
       body: "new",
       state: "MISS",
     });
+  });
+
+  it("counts max-age down on its clock, then serves STALE at once within the window while one refresh runs", async () => {
+    let clock = 1_000; // lru-cache reads a start time of 0 as "no TTL"
+    const cache = createUpstreamCache({
+      ttlMs: 60_000,
+      staleWhileRevalidateMs: 30_000,
+      maxEntries: 10,
+      now: () => clock,
+    });
+    await cache.get("k", async () => ok("old"));
+    clock += 45_500;
+    expect(await cache.get("k", async () => ok("unused"))).toMatchObject({ state: "HIT", maxAgeSeconds: 14 });
+
+    clock += 14_501;
+    const { open, opened } = gate();
+    let refreshed = false;
+    const refresh = async () => {
+      await opened;
+      refreshed = true;
+      return ok("new");
+    };
+    expect(await cache.get("k", refresh)).toMatchObject({ body: "old", state: "STALE", maxAgeSeconds: 0 });
+    expect(refreshed).toBe(false);
+    open();
+    await expect.poll(async () => (await cache.get("k", refresh)).ok && refreshed).toBe(true);
+    expect(await cache.get("k", refresh)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
   });
 });

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { UpstreamFailure, UpstreamResult } from "../upstream/failure.js";
 
-/** A cached upstream answer: the JSON text we send, and when we got it (`performance.now()` ms). */
+/** A cached upstream answer: the JSON text we send, and when we got it (the cache's clock, ms). */
 export interface CacheEntry {
   body: string;
   fetchedAt: number;
@@ -26,6 +26,8 @@ export interface UpstreamCacheOptions {
   staleWhileRevalidateMs: number;
   /** Entries kept (least recently used go first). */
   maxEntries: number;
+  /** The clock, in ms, above 0 (lru-cache reads 0 as "no TTL"); default `performance.now`. Tests move one by hand. */
+  now?: () => number;
 }
 
 /** A read-through cache with one in-flight load per key, stale-while-revalidate and stale-if-error. */
@@ -49,19 +51,24 @@ class LoadFailed extends Error {
  */
 export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCache {
   const { ttlMs, staleWhileRevalidateMs } = options;
+  const now = options.now ?? (() => performance.now());
   const cache = new LRUCache<string, CacheEntry, { load: Loader }>({
     max: options.maxEntries,
     ttl: ttlMs,
+    // lru-cache's own TTL checks read the same clock as ours.
+    perf: { now },
+    // lru-cache otherwise caches the time for up to `ttlResolution` ms (1 ms default).
+    ttlResolution: 0,
     noDeleteOnFetchRejection: true,
     fetchMethod: async (_key, _stale, { context, signal }) => {
       const result = await context.load(signal);
       if (!result.ok) throw new LoadFailed(result.failure);
-      return { body: result.value, fetchedAt: performance.now() };
+      return { body: result.value, fetchedAt: now() };
     },
   });
 
   const fresh = (entry: CacheEntry, state: CacheState): CacheOutcome => {
-    const remaining = ttlMs - (performance.now() - entry.fetchedAt);
+    const remaining = ttlMs - (now() - entry.fetchedAt);
     const maxAgeSeconds = state === "STALE" ? 0 : Math.max(0, Math.floor(remaining / 1_000));
     return { ok: true, body: entry.body, state, maxAgeSeconds };
   };
@@ -71,8 +78,7 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
       const cached = cache.peek(key, { allowStale: true });
       // Within the window a stale copy is answered at once and refreshed behind it; beyond it the
       // caller waits for the refresh and gets the stale copy only if that refresh fails.
-      const serveStale =
-        cached !== undefined && performance.now() - cached.fetchedAt <= ttlMs + staleWhileRevalidateMs;
+      const serveStale = cached !== undefined && now() - cached.fetchedAt <= ttlMs + staleWhileRevalidateMs;
       const status: LRUCache.Status<string, CacheEntry, { load: Loader }> = {};
       try {
         const entry = await cache.fetch(key, { context: { load }, allowStale: serveStale, status });

@@ -30,6 +30,8 @@ export interface PriceCacheOptions {
   chartTtlMs: number;
   staleWhileRevalidateMs: number;
   maxEntries: number;
+  /** The caches' clock in ms (default `performance.now`); tests move one by hand instead of waiting. */
+  now?: () => number;
 }
 
 /** What the price routes need. */
@@ -54,6 +56,7 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
       ttlMs,
       staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
       maxEntries: cache.maxEntries,
+      now: cache.now,
     });
   const simple = createCache(cache.pricesTtlMs);
   const markets = createCache(cache.pricesTtlMs);

@@ -1,4 +1,4 @@
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, Server } from "node:http";
 import { serveApp } from "../../src/http/serve.js";
 import { type CreateAppOptions, createApp, type EnvSource, parseEnv } from "../../src/index.js";
 
@@ -25,6 +25,8 @@ export interface RunningProxy {
   open(path: string, init?: RequestInit): Promise<Response>;
   /** Every response header, body and log line so far, for secret scans. */
   transcript(): string;
+  /** Open client connections (so a test can wait until a wave of requests has arrived). */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -79,26 +81,12 @@ export async function startProxy(env: EnvSource, options: CreateAppOptions = {})
       return response;
     },
     transcript: () => [...seen, ...logLines].join("\n"),
+    connections: () =>
+      new Promise<number>((resolve, reject) => {
+        const nodeServer = server.node?.server;
+        if (!(nodeServer instanceof Server)) return reject(new Error("not a node:http server"));
+        nodeServer.getConnections((error, count) => (error ? reject(error) : resolve(count)));
+      }),
     close: () => server.close(true),
   };
-}
-
-/**
- * Polls `condition` until it holds, for propagation that has no event to await.
- * Fails after `timeoutMs` (generous: the machine is shared).
- */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await sleep(10);
-  }
-}
-
-/** Waits at least `ms` (used only to let a TTL lapse, never to assert a duration). */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
