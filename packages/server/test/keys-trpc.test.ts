@@ -1,11 +1,37 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trpc/client";
+import { createHTTPServer } from "@trpc/server/adapters/standalone";
 import superjson from "superjson";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createContext } from "../src/context.js";
 import type { AppRouter } from "../src/index.js";
 import { isWellFormedKey } from "../src/keys/secret.js";
+import { publicProcedure, router } from "../src/trpc.js";
 import { describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
+
+// No procedure of the app takes an array yet, and none fails on purpose: this router, built from the
+// app's own procedures (and so its error formatter), shows what /trpc answers when one does.
+const probeRouter = router({
+  tags: publicProcedure
+    .input(z.object({ tags: z.array(z.string().min(1)) }))
+    .query(({ input }) => input.tags),
+  broken: publicProcedure.query((): string => {
+    throw new Error('relation "api_keys_secret" does not exist');
+  }),
+});
+
+async function rejection(call: Promise<unknown>): Promise<TRPCClientError<typeof probeRouter>> {
+  const error = await call.then(
+    () => undefined,
+    (cause: unknown) => cause,
+  );
+  if (!(error instanceof TRPCClientError)) throw new Error("expected a TRPCClientError");
+  return error;
+}
 
 function clientFor(baseUrl: string, token?: string) {
   return createTRPCClient<AppRouter>({
@@ -100,5 +126,37 @@ describeDatabases("API keys over tRPC (@trpc/client, httpBatchLink, superjson)",
       client.keys.create.mutate({ name: "x", expiresAt: new Date(Date.now() - 1000) }),
       "BAD_REQUEST",
     );
+  });
+
+  describe("error shapes of any procedure", () => {
+    let probe: Server;
+    let probeClient: ReturnType<typeof createTRPCClient<typeof probeRouter>>;
+    beforeAll(async () => {
+      const services = server.app.services;
+      probe = createHTTPServer({
+        router: probeRouter,
+        createContext: ({ req }) => createContext(services, req),
+      });
+      await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+      const address: AddressInfo | string | null = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probeClient = createTRPCClient<typeof probeRouter>({
+        links: [httpLink({ url: `http://127.0.0.1:${port}`, transformer: superjson })],
+      });
+    });
+    afterAll(() => new Promise<void>((resolve) => probe.close(() => resolve())));
+
+    it("reports array indexes in issue paths as numbers, as REST does", async () => {
+      const error = await rejection(probeClient.tags.query({ tags: ["ok", ""] }));
+      expect(error.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400 });
+      expect(error.data?.issues).toEqual([{ path: ["tags", 1], message: expect.any(String) }]);
+    });
+
+    it("answers an unexpected failure with 500 'Internal server error', never the thrown message", async () => {
+      const error = await rejection(probeClient.broken.query());
+      expect(error.data).toMatchObject({ code: "INTERNAL_SERVER_ERROR", httpStatus: 500 });
+      expect(error.message).toBe("Internal server error");
+      expect(JSON.stringify(error.shape)).not.toContain("api_keys_secret");
+    });
   });
 });

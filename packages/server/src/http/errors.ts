@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
+import { errorBody, issuesFromZod, statusOf } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
-import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import type { ErrorEnvelope } from "../schemas/error.js";
@@ -12,28 +12,18 @@ import type { ErrorEnvelope } from "../schemas/error.js";
  */
 export function toErrorResponse(cause: unknown): { status: number; body: ErrorEnvelope } {
   if (isDatabaseUnavailable(cause)) {
-    return { status: 503, body: { code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE } };
+    return { status: 503, body: errorBody("SERVICE_UNAVAILABLE", DATABASE_UNAVAILABLE) };
   }
   if (!(cause instanceof TRPCError)) {
-    return { status: 500, body: { code: "INTERNAL_SERVER_ERROR", message: "Internal server error" } };
+    return { status: 500, body: errorBody("INTERNAL_SERVER_ERROR", "Internal server error") };
   }
-  // tRPC owns the code -> status table; using it keeps REST and /trpc answering the same status.
-  const status = getHTTPStatusCodeFromError(cause);
+  // The same code -> status table as /trpc, so REST and tRPC answer the same status.
+  const status = statusOf(cause.code);
   if (cause.code === "BAD_REQUEST" && cause.cause instanceof ZodError) {
-    const issues = cause.cause.issues.map((issue) => ({
-      path: issue.path.map((part) => (typeof part === "number" ? part : String(part))),
-      message: issue.message,
-    }));
-    return { status, body: { code: cause.code, message: "Input validation failed", issues } };
+    return { status, body: errorBody(cause.code, "Input validation failed", issuesFromZod(cause.cause)) };
   }
-  // Our own 503 messages are fixed texts; any other 5xx message could carry internals.
-  const message =
-    cause.code === "SERVICE_UNAVAILABLE"
-      ? cause.message
-      : status >= 500
-        ? "Internal server error"
-        : cause.message;
-  return { status, body: { code: cause.code, message } };
+  // errorBody keeps a 4xx message and our fixed 503 texts; any other 5xx says "Internal server error".
+  return { status, body: errorBody(cause.code, cause.message) };
 }
 
 /** Writes a JSON response, with `headers` added (e.g. `cache-control`). */

@@ -1,6 +1,7 @@
+import type { ErrorEnvelope as Envelope } from "@keyport/errors";
 import { z } from "zod";
 
-/** The one error body every REST route returns. */
+/** The one error body every REST route returns, as OpenAPI documents it. */
 export const errorEnvelope = z
   .object({
     code: z.string().meta({ description: "tRPC error code name", example: "BAD_REQUEST" }),
@@ -12,4 +13,8 @@ export const errorEnvelope = z
   })
   .meta({ id: "Error" });
 
-export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+// The compiler checks that the documented schema accepts every envelope @keyport/errors builds.
+type DocumentedBy<Schema extends z.ZodType, T extends z.input<Schema>> = T;
+
+/** The error envelope (@keyport/errors' type), which `errorEnvelope` documents. */
+export type ErrorEnvelope = DocumentedBy<typeof errorEnvelope, Envelope>;
