@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     // Listed, not globbed: packages/dashboard's browser tests are a tier of their own.
     projects: ["packages/server", "packages/dashboard-proxy", "packages/client", "packages/errors"],
+    // Two workers on a two-core machine: most of a fast file's time is one CPU-bound PGlite start
+    // (its initdb in WASM), so a second worker nearly halves the run. Vitest's default is cores - 1.
+    maxWorkers: 2,
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: { json: ".vitest-results.json" },
   },

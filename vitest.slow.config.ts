@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/*/vitest.slow.config.ts", "bench"],
+    // One file at a time: these measure load, timing and processes, which a second worker would skew.
+    maxWorkers: 1,
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: { json: ".vitest-results-slow.json" },
   },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDashboardClient, type DashboardClient, KeyportError } from "../src/index.js";
-import { type RunningProxy, startProxy, waitFor } from "./support/proxy.js";
+import { type RunningProxy, startProxy } from "./support/proxy.js";
 import { type AgentStandIn, type CoinGeckoStandIn, startAgent, startCoinGecko } from "./support/upstreams.js";
 
 const FIRST = "data: first\n\n";
@@ -115,7 +115,7 @@ describe("createDashboardClient against the real proxy", () => {
       controller.abort();
     }
     expect(chunks).toEqual([FIRST]);
-    await waitFor(() => agent.calls.length > calls);
+    await expect.poll(() => agent.calls.length).toBeGreaterThan(calls);
     expect(await agent.calls.at(-1)?.ended).toBe("aborted");
   });
 
@@ -125,7 +125,7 @@ describe("createDashboardClient against the real proxy", () => {
       expect(chunk).toBe(FIRST);
       break;
     }
-    await waitFor(() => agent.calls.length > calls);
+    await expect.poll(() => agent.calls.length).toBeGreaterThan(calls);
     expect(await agent.calls.at(-1)?.ended).toBe("aborted");
   });
 

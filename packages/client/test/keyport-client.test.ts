@@ -87,20 +87,11 @@ describe("createKeyportClient against the real server", () => {
     });
 
     // Every verification of the key counts once, under its outcome.
-    let usage = await keyport.usage.get.query({
-      wallet: account.address,
-      keyId: apiKey.id,
-      granularity: "hour",
-    });
-    const deadline = Date.now() + 15_000;
-    while (usage.totals.requests < 4 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      usage = await keyport.usage.get.query({
-        wallet: account.address,
-        keyId: apiKey.id,
-        granularity: "hour",
-      });
-    }
+    const readUsage = () =>
+      keyport.usage.get.query({ wallet: account.address, keyId: apiKey.id, granularity: "hour" });
+    // Counts reach the database on the server's flush interval.
+    await expect.poll(async () => (await readUsage()).totals.requests).toBe(4);
+    const usage = await readUsage();
     expect(usage.totals).toEqual({ requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 });
     expect(usage.keys).toEqual([
       { keyId: apiKey.id, name: "verified", requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 },

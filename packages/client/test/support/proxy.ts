@@ -17,12 +17,3 @@ export async function startProxy(env: Record<string, string>): Promise<RunningPr
   if (baseUrl === "") throw new Error("the proxy did not report its URL");
   return { baseUrl, close: () => server.close(true) };
 }
-
-/** Polls `condition` until it holds (bounded: the machine is shared, so the bound is generous). */
-export async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
