@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { describeError, errorStatus } from "../../lib/errors";
+
+// viem and wagmi errors carry EIP-1193's code (4001: the user said no) and a one-line `shortMessage`.
+const walletError = z.object({
+  code: z.number().optional(),
+  name: z.string().optional(),
+  shortMessage: z.string().optional(),
+  cause: z.unknown().optional(),
+});
+
+function isRejection(error: unknown, depth = 0): boolean {
+  const parsed = walletError.safeParse(error);
+  if (!parsed.success || depth > 5) return false;
+  if (parsed.data.code === 4001 || parsed.data.name === "UserRejectedRequestError") return true;
+  return isRejection(parsed.data.cause, depth + 1);
+}
+
+/** A sentence for a failed sign-in: declined in the wallet, refused by the server, or unreachable. */
+export function describeSignInError(error: unknown): string {
+  if (isRejection(error)) return "The wallet declined the request. Nothing was signed.";
+  if (errorStatus(error) === 401) return "Keyport did not accept the signature. Please try again.";
+  if (errorStatus(error) !== undefined) return describeError(error);
+  const parsed = walletError.safeParse(error);
+  if (parsed.success && parsed.data.shortMessage) return `Sign-in failed: ${parsed.data.shortMessage}`;
+  return describeError(error);
+}

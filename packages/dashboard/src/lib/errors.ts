@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Errors reach the page from two clients (tRPC's `TRPCClientError` with `data.httpStatus`, and
+// @keyport/client's `KeyportError` with `status`) and from our own fetches: read them by shape,
+// validated, so the page does not depend on which class a library picked.
+const withStatus = z.object({ status: z.number() });
+const withTrpcData = z.object({ data: z.object({ httpStatus: z.number() }).nullish() });
+const withMessage = z.object({ message: z.string() });
+
+/** The HTTP status behind an error, or undefined when no answer arrived (network down) or it is unknown. */
+export function errorStatus(error: unknown): number | undefined {
+  const trpc = withTrpcData.safeParse(error);
+  if (trpc.success && trpc.data.data) return trpc.data.data.httpStatus;
+  const plain = withStatus.safeParse(error);
+  if (plain.success && plain.data.status > 0) return plain.data.status;
+  return undefined;
+}
+
+/** True when the error means "signed out": the session cookie is missing, expired or ended. */
+export function isUnauthorized(error: unknown): boolean {
+  return errorStatus(error) === 401;
+}
+
+/**
+ * A sentence for the user. Server-side failures never show their details (there are none to show:
+ * a 5xx says only "Internal server error"); a missing answer says where to look.
+ */
+export function describeError(error: unknown): string {
+  const status = errorStatus(error);
+  if (status === undefined) {
+    return "Cannot reach Keyport. Check that the dashboard proxy and the server are running, then try again.";
+  }
+  if (status === 502 || status === 503 || status === 504) {
+    return "The Keyport server is not answering right now. Try again in a moment.";
+  }
+  if (status >= 500) return "Something went wrong on the server (internal server error). Try again later.";
+  if (status === 429) return "Too many requests. Wait a moment and try again.";
+  const message = withMessage.safeParse(error);
+  return message.success && message.data.message !== ""
+    ? message.data.message
+    : `Request failed (${status}).`;
+}

@@ -1,0 +1,28 @@
+import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { fetchJson } from "./http";
+
+const metaSchema = z.object({
+  coingeckoPlan: z.enum(["demo", "pro", "enterprise"]),
+  chat: z.boolean(),
+});
+
+/** What the proxy offers: the CoinGecko plan (which chart ranges exist) and whether chat is configured. */
+export type Meta = z.output<typeof metaSchema>;
+
+/** Assumed when `/api/meta` cannot be read: the most restrictive plan and no chat. */
+export const FALLBACK_META: Meta = { coingeckoPlan: "demo", chat: false };
+
+async function readMeta(): Promise<Meta> {
+  try {
+    return await fetchJson("/api/meta", metaSchema);
+  } catch {
+    return FALLBACK_META;
+  }
+}
+
+/** The proxy's meta, read once per page load; never fails (falls back to `FALLBACK_META`). */
+export function useMeta(): Meta {
+  const { data } = useQuery({ queryKey: ["meta"], queryFn: readMeta, staleTime: Number.POSITIVE_INFINITY });
+  return data ?? FALLBACK_META;
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { fetchJson, HttpError } from "./http";
+
+/** Who is signed in, as the proxy's `/api/session` says. The token itself stays in an httpOnly cookie. */
+export const sessionSchema = z.object({
+  wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  expiresAt: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+});
+
+export type Session = z.output<typeof sessionSchema>;
+
+/** The TanStack Query key of the session; `null` data means signed out. */
+export const SESSION_QUERY_KEY = ["session"] as const;
+
+/** `GET /api/session`: the session, or null when signed out (401). */
+export async function readSession(): Promise<Session | null> {
+  try {
+    return await fetchJson("/api/session", sessionSchema);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** `POST /api/session`: trades a signed EIP-4361 message for the session cookie. */
+export function createSession(message: string, signature: string): Promise<Session> {
+  return fetchJson("/api/session", sessionSchema, {
+    method: "POST",
+    body: JSON.stringify({ message, signature }),
+  });
+}
+
+/** `DELETE /api/session`: ends the session on the server and clears the cookie. */
+export async function deleteSession(): Promise<void> {
+  await fetchJson("/api/session", z.unknown(), { method: "DELETE" });
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from "react";
+import { describeError } from "../lib/errors";
+
+/** A polite "loading" line that screen readers announce. */
+export function Loading({ label }: { label: string }) {
+  return (
+    <p role="status" className="status status-loading">
+      {label}
+    </p>
+  );
+}
+
+/** An error as a sentence, with a retry button when the caller can retry. */
+export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div role="alert" className="status status-error">
+      <p>{describeError(error)}</p>
+      {onRetry ? (
+        <button type="button" className="button" onClick={onRetry}>
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** What a view says when there is nothing to show yet. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="status status-empty">{children}</div>;
+}
