@@ -1,0 +1,59 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { describeError } from "../../lib/errors";
+import { trpc } from "../../lib/trpc";
+import { Dialog } from "../../ui/Dialog";
+import type { ApiKey } from "./key-status";
+
+/** "Revoke" for one key, behind a confirm dialog whose button is "Revoke". */
+export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describedBy: string }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const revoke = useMutation(
+    trpc.keys.revoke.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+        close();
+      },
+    }),
+  );
+
+  function close() {
+    setOpen(false);
+    revoke.reset();
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small button-danger"
+        aria-describedby={describedBy}
+        onClick={() => setOpen(true)}
+      >
+        Revoke
+      </button>
+      <Dialog open={open} onClose={close} title={`Revoke “${apiKey.name}”?`}>
+        <p>The key fails verification from the next request. This cannot be undone.</p>
+        {revoke.isError ? (
+          <p role="alert" className="status-error">
+            {describeError(revoke.error)}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={close}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={revoke.isPending}
+            onClick={() => revoke.mutate({ id: apiKey.id })}
+          >
+            Revoke
+          </button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { describeError } from "../../lib/errors";
+import { trpc } from "../../lib/trpc";
+import { Dialog } from "../../ui/Dialog";
+import type { ApiKey } from "./key-status";
+import { SecretReveal } from "./SecretReveal";
+
+const GRACE_PERIODS = [
+  { seconds: 0, label: "None: the old key stops now" },
+  { seconds: 3_600, label: "1 hour" },
+  { seconds: 86_400, label: "24 hours" },
+  { seconds: 604_800, label: "7 days" },
+] as const;
+
+/** "Roll" for one key: choose a grace period, confirm with "Roll", then the new secret once. */
+export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describedBy: string }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [grace, setGrace] = useState(3_600);
+  const roll = useMutation({
+    ...trpc.keys.roll.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() }),
+    }),
+    gcTime: 0,
+  });
+
+  function close() {
+    setOpen(false);
+    roll.reset();
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        aria-describedby={describedBy}
+        onClick={() => setOpen(true)}
+      >
+        Roll
+      </button>
+      <Dialog open={open} onClose={close} title={roll.data ? "Your new key" : `Roll “${apiKey.name}”`}>
+        {roll.data ? (
+          <SecretReveal secret={roll.data.key} onDone={close} />
+        ) : (
+          <form
+            className="form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              roll.mutate({ id: apiKey.id, gracePeriodSeconds: grace });
+            }}
+          >
+            <p>
+              A new secret replaces this key. The old one keeps working during the grace period, then fails.
+            </p>
+            <label className="field">
+              <span>Grace period</span>
+              <select value={grace} onChange={(event) => setGrace(Number(event.currentTarget.value))}>
+                {GRACE_PERIODS.map((period) => (
+                  <option key={period.seconds} value={period.seconds}>
+                    {period.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {roll.isError ? (
+              <p role="alert" className="status-error">
+                {describeError(roll.error)}
+              </p>
+            ) : null}
+            <div className="dialog-actions">
+              <button type="button" className="button" onClick={close}>
+                Cancel
+              </button>
+              <button type="submit" className="button button-primary" disabled={roll.isPending}>
+                Roll
+              </button>
+            </div>
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}
