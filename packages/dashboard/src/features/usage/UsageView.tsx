@@ -1,0 +1,85 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { trpc } from "../../lib/trpc";
+import { Empty, ErrorMessage, Loading } from "../../ui/Status";
+import { UsageChart } from "./UsageChart";
+import { UsageTotals } from "./UsageTotals";
+import { USAGE_RANGES, type UsageRangeId, usageQueryInput } from "./usage-range";
+
+/** Usage of the wallet's keys: range, key filter, stacked chart and totals. */
+export function UsageView({ wallet }: { wallet: string }) {
+  const [rangeId, setRangeId] = useState<UsageRangeId>("7d");
+  const [keyId, setKeyId] = useState<string | undefined>(undefined);
+  // The range ends when it was chosen: a `new Date()` per render would make every render a new query.
+  const [anchor, setAnchor] = useState(() => new Date());
+  const usage = useQuery({
+    ...trpc.usage.get.queryOptions(usageQueryInput(wallet, rangeId, anchor, keyId)),
+    placeholderData: keepPreviousData,
+  });
+  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: 100 }));
+
+  return (
+    <section aria-labelledby="usage-title">
+      <div className="view-header">
+        <h1 id="usage-title">Usage</h1>
+        <button type="button" className="button" onClick={() => setAnchor(new Date())}>
+          Refresh
+        </button>
+      </div>
+      <div className="toolbar">
+        <fieldset className="segmented">
+          <legend className="visually-hidden">Range</legend>
+          {USAGE_RANGES.map((range) => (
+            <button
+              key={range.id}
+              type="button"
+              className="button"
+              aria-pressed={range.id === rangeId}
+              onClick={() => {
+                setRangeId(range.id);
+                setAnchor(new Date());
+              }}
+            >
+              {range.label}
+            </button>
+          ))}
+        </fieldset>
+        <label className="field field-inline">
+          <span>Key</span>
+          <select
+            value={keyId ?? ""}
+            onChange={(event) =>
+              setKeyId(event.currentTarget.value === "" ? undefined : event.currentTarget.value)
+            }
+          >
+            <option value="">All keys</option>
+            {keys.data?.keys.map((key) => (
+              <option key={key.id} value={key.id}>
+                {key.name} ({key.start}…)
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {usage.isPending ? (
+        <Loading label="Loading usage…" />
+      ) : usage.isError ? (
+        <ErrorMessage error={usage.error} onRetry={() => usage.refetch()} />
+      ) : (
+        <>
+          <UsageTotals totals={usage.data.totals} />
+          {usage.data.totals.requests === 0 ? (
+            <Empty>
+              <p>
+                No verifications in this range yet. Verify a key and its usage shows here within a few
+                seconds.
+              </p>
+            </Empty>
+          ) : (
+            <UsageChart series={usage.data.series} granularity={usage.data.granularity} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

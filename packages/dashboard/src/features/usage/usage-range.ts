@@ -1,0 +1,42 @@
+import type { RouterInputs, RouterOutputs } from "@keyport/server";
+
+/** The answer of `usage.get`. */
+export type Usage = RouterOutputs["usage"]["get"];
+type UsageInput = RouterInputs["usage"]["get"];
+
+/** The ranges the view offers: 24 hours by hour, then 7, 30 and 90 days by day. */
+export const USAGE_RANGES = [
+  { id: "24h", label: "24 hours", ms: 24 * 3_600_000, granularity: "hour" },
+  { id: "7d", label: "7 days", ms: 7 * 86_400_000, granularity: "day" },
+  { id: "30d", label: "30 days", ms: 30 * 86_400_000, granularity: "day" },
+  { id: "90d", label: "90 days", ms: 90 * 86_400_000, granularity: "day" },
+] as const;
+
+export type UsageRangeId = (typeof USAGE_RANGES)[number]["id"];
+
+/** `usage.get`'s input for a range ending at `now` (the server widens it to whole UTC buckets). */
+export function usageQueryInput(
+  wallet: string,
+  rangeId: UsageRangeId,
+  now: Date,
+  keyId: string | undefined,
+): UsageInput {
+  const range = USAGE_RANGES.find((candidate) => candidate.id === rangeId) ?? USAGE_RANGES[0];
+  return {
+    wallet,
+    from: new Date(now.getTime() - range.ms),
+    to: now,
+    granularity: range.granularity,
+    ...(keyId === undefined ? {} : { keyId }),
+  };
+}
+
+/** The outcomes a verification can have, in stacking order, with their names for people. */
+export const OUTCOMES = [
+  { field: "valid", label: "Valid" },
+  { field: "rateLimited", label: "Rate limited" },
+  { field: "expired", label: "Expired" },
+  { field: "revoked", label: "Revoked" },
+] as const;
+
+export type Outcome = (typeof OUTCOMES)[number]["field"];
