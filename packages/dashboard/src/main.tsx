@@ -1,0 +1,97 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { lazy, StrictMode, Suspense, useEffect } from "react";
+import { createRoot } from "react-dom/client";
+import { WagmiProvider } from "wagmi";
+import { AccountNotice } from "./features/session/AccountNotice";
+import { Header } from "./features/session/Header";
+import { SignInScreen } from "./features/session/SignInScreen";
+import { useSession } from "./features/session/use-session";
+import { useMeta } from "./lib/meta";
+import { queryClient } from "./lib/query-client";
+import { Link, navigate, usePathname } from "./lib/router";
+import { wagmiConfig } from "./lib/wagmi";
+import { KeysRoute } from "./routes/keys";
+import { ErrorBoundary } from "./ui/ErrorBoundary";
+import { ErrorMessage, Loading } from "./ui/Status";
+import "./styles.css";
+
+// Keys is the first view; charts, markets and chat load when first opened (the first-load budget).
+const UsageRoute = lazy(() => import("./routes/usage").then((module) => ({ default: module.UsageRoute })));
+const MarketsRoute = lazy(() =>
+  import("./routes/markets").then((module) => ({ default: module.MarketsRoute })),
+);
+const CoinRoute = lazy(() => import("./routes/coin").then((module) => ({ default: module.CoinRoute })));
+const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
+
+const COIN_PATH = /^\/markets\/([a-z0-9][a-z0-9._-]{0,99})\/?$/;
+
+function Routes({ wallet }: { wallet: string }) {
+  const pathname = usePathname();
+  const meta = useMeta();
+  const home = pathname === "/" || pathname === "";
+  useEffect(() => {
+    if (home) navigate("/keys", { replace: true });
+  }, [home]);
+
+  if (home || pathname === "/keys") return <KeysRoute wallet={wallet} />;
+  if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
+  if (pathname === "/markets") return <MarketsRoute />;
+  const coin = COIN_PATH.exec(pathname);
+  if (coin?.[1]) return <CoinRoute id={coin[1]} />;
+  if (pathname === "/chat" && meta.chat) return <ChatRoute />;
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at this address. <Link to="/keys">Go to your keys</Link>.
+      </p>
+    </section>
+  );
+}
+
+function App() {
+  const session = useSession();
+  const pathname = usePathname();
+  if (session.isPending) {
+    return (
+      <main id="main" className="centered">
+        <Loading label="Loading Keyport…" />
+      </main>
+    );
+  }
+  if (session.isError) {
+    return (
+      <main id="main" className="centered">
+        <h1>Keyport</h1>
+        <ErrorMessage error={session.error} onRetry={() => session.refetch()} />
+      </main>
+    );
+  }
+  if (session.data === null) return <SignInScreen />;
+  return (
+    <>
+      <Header session={session.data} />
+      <AccountNotice session={session.data} />
+      <main id="main" className="content">
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<Loading label="Loading…" />}>
+            <Routes wallet={session.data.wallet} />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </>
+  );
+}
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <WagmiProvider config={wagmiConfig}>
+        <QueryClientProvider client={queryClient}>
+          <App />
+        </QueryClientProvider>
+      </WagmiProvider>
+    </StrictMode>,
+  );
+}
