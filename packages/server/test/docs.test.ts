@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 
 // Keeps the project's docs honest: the README stays short, and no link in the README or docs/ points
 // at a file or a heading that is not there (pages move; links rot silently otherwise).
@@ -69,6 +70,20 @@ describe("project docs", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("names in the README only root scripts and files that exist", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const { scripts } = z
+      .object({ scripts: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")));
+    const commands = [
+      ...readme.matchAll(/^(?:npx -y pnpm@[\d.]+ install && npx -y )?pnpm(?:@[\d.]+)? ([\w:]+)/gm),
+    ];
+    const missing = commands.map((match) => match[1] ?? "").filter((name) => !(name in scripts));
+    expect(missing).toEqual([]);
+    for (const match of readme.matchAll(/^bash (\S+)/gm))
+      expect(existsSync(join(ROOT, match[1] ?? ""))).toBe(true);
   });
 
   it("ships the client tarball with the project's LICENSE", () => {
