@@ -1,7 +1,8 @@
+import { codeForStatus, type ErrorCode } from "@keyport/errors";
 import { bodyLimit, H3, type H3Event, type HTTPError } from "h3";
 import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
-import { codeForStatus, type ErrorCode, errorResponse } from "./http/errors.js";
+import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
 import { createAccessLogger, createLogger } from "./http/logger.js";
 import { corsHeaders } from "./http/origin.js";
@@ -30,13 +31,13 @@ const DEFAULT_CACHE: PriceCacheOptions = {
 };
 
 // Messages for errors h3 raises itself; ours carry their own. Never the h3 text, which can quote the URL.
+// A 500 says "Internal server error" whatever is written here (errorResponse's rule).
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: "Malformed request",
   NOT_FOUND: "No such route",
   METHOD_NOT_SUPPORTED: "Method not allowed on this route",
   PAYLOAD_TOO_LARGE: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB`,
   UNSUPPORTED_MEDIA_TYPE: "Unsupported content type",
-  INTERNAL_SERVER_ERROR: "Internal error",
 };
 
 /**

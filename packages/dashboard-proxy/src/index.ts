@@ -1,10 +1,10 @@
 // @keyport/dashboard-proxy: the dashboard's own server (market data and chat proxies).
 
+// Errors
+export { ERROR_STATUS, type ErrorCode, type ErrorEnvelope, type ErrorIssue } from "@keyport/errors";
 // App and settings
 export { type CreateAppOptions, createApp } from "./app.js";
 export { type Env, EnvError, type EnvSource, parseEnv } from "./env.js";
-// Errors
-export { ERROR_STATUS, type ErrorCode, type ErrorEnvelope, type ErrorIssue } from "./http/errors.js";
 // Routes, for the typed client
 export { DASHBOARD_ROUTES, type DashboardRouteName, type DashboardRoutes } from "./routes/table.js";
 // Chat schemas and types

@@ -1,6 +1,6 @@
 import { Server } from "node:http";
+import { answerClientError } from "@keyport/errors";
 import { type H3, serve } from "h3";
-import { answerClientError } from "./client-error.js";
 
 /** h3's `serve()` options (srvx), less the fetch handler the app supplies. */
 export type ServeOptions = NonNullable<Parameters<typeof serve>[1]>;
