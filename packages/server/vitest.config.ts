@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -19,6 +20,8 @@ export const shared = {
   name: "server",
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // @keyport/errors from its source: tests need no build of it (the started servers run its dist).
+  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
 };
