@@ -20,6 +20,12 @@ describe("parseEnv", () => {
     expect(env.COINGECKO_API_KEY).toBeUndefined();
   });
 
+  it("listens on every interface unless HOST names one", () => {
+    expect(parseEnv({}).HOST).toBeUndefined();
+    expect(parseEnv({ HOST: " " }).HOST).toBeUndefined();
+    expect(parseEnv({ HOST: "127.0.0.1" }).HOST).toBe("127.0.0.1");
+  });
+
   it("switches host and key header with COINGECKO_PLAN=pro", () => {
     const env = parseEnv({ COINGECKO_PLAN: "pro", COINGECKO_API_KEY: "k" });
     expect(env.COINGECKO_BASE_URL).toBe("https://pro-api.coingecko.com/api/v3");

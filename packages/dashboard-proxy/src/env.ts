@@ -47,6 +47,8 @@ const originList = optionalString.transform((value, ctx) => {
 export const envSchema = z
   .object({
     PORT: boundedInt(0, 65_535, 3001),
+    /** Address to listen on; unset listens on every interface, as Node does. */
+    HOST: optionalString,
     COINGECKO_API_KEY: optionalString,
     COINGECKO_PLAN: optionalString.pipe(z.enum(["demo", "pro"]).default("demo")),
     COINGECKO_BASE_URL: httpUrl,

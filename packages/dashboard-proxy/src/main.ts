@@ -1,9 +1,10 @@
 import { pino } from "pino";
 import { createApp } from "./app.js";
 import { EnvError, loadEnv } from "./env.js";
+import { publicUrl } from "./http/public-url.js";
 import { serveApp } from "./http/serve.js";
 
-// Entry point of `pnpm start`: validate settings, listen on PORT, drain on SIGTERM/SIGINT.
+// Entry point of `pnpm start`: validate settings, listen on HOST:PORT, drain on SIGTERM/SIGINT.
 
 const log = pino({ base: { service: "dashboard-proxy" } });
 
@@ -21,17 +22,24 @@ function start(): void {
 
   const server = serveApp(createApp(env), {
     port: env.PORT,
+    hostname: env.HOST,
     // srvx resolves the client IP (rate limiting) from X-Forwarded-For only when told to.
     trustProxy: env.TRUST_PROXY,
     silent: true,
     gracefulShutdown: false,
   });
   server.ready().then(
-    () =>
+    () => {
+      const address = server.node?.server?.address();
+      const url = publicUrl(
+        env.HOST,
+        typeof address === "object" && address !== null ? address.port : env.PORT,
+      );
       log.info(
-        { url: server.url, coingeckoPlan: env.COINGECKO_PLAN, chat: env.AGENT_URL !== undefined },
-        "listening",
-      ),
+        { url, coingeckoPlan: env.COINGECKO_PLAN, chat: env.AGENT_URL !== undefined },
+        `dashboard proxy listening on ${url}`,
+      );
+    },
     (error: unknown) => {
       log.fatal({ error: error instanceof Error ? error.message : String(error) }, "cannot listen");
       process.exit(1);
@@ -51,8 +59,10 @@ function start(): void {
       () => process.exit(1),
     );
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  // `on`, not `once`: under the root start a Ctrl-C arrives twice (from the terminal and forwarded), and
+  // a second signal must not fall through to Node's default, which kills the process mid-drain.
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
 }
 
 start();

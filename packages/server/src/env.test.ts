@@ -36,6 +36,12 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });
 
+  it("listens on every interface unless HOST names one", () => {
+    expect(parseEnv({}).HOST).toBeUndefined();
+    expect(parseEnv({ HOST: "" }).HOST).toBeUndefined();
+    expect(parseEnv({ HOST: "127.0.0.1" }).HOST).toBe("127.0.0.1");
+  });
+
   it("names every invalid setting in one error", () => {
     const parse = () =>
       parseEnv({ PORT: "eighty", KEY_PREFIX: "Not_Valid", DATABASE_URL: "mysql://x", SIWE_CHAIN_IDS: "abc" });

@@ -16,6 +16,12 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 /** The schema of every setting the server reads; `parseEnv` applies it. */
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Address to listen on; unset listens on every interface (IPv6 and IPv4), as Node does. */
+  HOST: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value)),
   DATABASE_URL: z
     .string()
     .trim()

@@ -1,7 +1,11 @@
 import { createApp } from "./app.js";
+import { initialisePgliteFolder } from "./db/pglite-init.js";
 import { EnvError, loadEnv } from "./env.js";
+import { publicUrl } from "./http/public-url.js";
+import { createLogger } from "./logger.js";
 
-// Entry point: `tsx src/main.ts`. Exits 1 on bad settings, 0 after a graceful SIGTERM/SIGINT.
+// Entry point: `node dist/main.js` (or `tsx src/main.ts`). Exits 1 on bad settings, 0 after a graceful
+// SIGTERM/SIGINT.
 async function main(): Promise<void> {
   let env: ReturnType<typeof loadEnv>;
   try {
@@ -13,10 +17,25 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(env);
-  const port = await app.listen(env.PORT);
-  const { logger } = app.services;
-  logger.info({ port, database: app.services.database.kind }, "keyport server listening");
+  const logger = createLogger(env.LOG_LEVEL);
+  if (env.DATABASE_URL === undefined) {
+    const started = performance.now();
+    const initialised = await initialisePgliteFolder(env.DATA_DIR, {
+      onStart: (folder) =>
+        logger.info({ folder }, `initialising the embedded database in ${folder} (first start only)...`),
+    });
+    if (initialised) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      logger.info(`embedded database initialised in ${seconds} s`);
+    }
+  }
+  const app = await createApp(env, { logger });
+  const port = await app.listen(env.PORT, env.HOST);
+  const url = publicUrl(env.HOST, port);
+  logger.info(
+    { port, database: app.services.database.kind, url },
+    `keyport server listening on ${url} (API docs: ${url}/docs)`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -9,6 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
+import { pgliteOptions } from "./pglite-options.js";
 import * as schema from "./schema/index.js";
 
 /** The one drizzle type procedures use, whichever driver is underneath. */
@@ -33,7 +34,8 @@ const MIGRATION_LOCK_ID = 7_238_455_001;
 
 /**
  * Opens the database `DATABASE_URL` names and applies pending migrations.
- * - unset: PGlite on disk under `dataDir/pglite`
+ * - unset: PGlite on disk under `dataDir/pglite` (see `initialisePgliteFolder` to create a new folder
+ *   in a short-lived process first, so this one never holds initdb's memory)
  * - `memory:`: PGlite in memory
  * - `postgres://` / `postgresql://`: PostgreSQL via postgres.js; migrations run under an advisory lock
  *   so processes starting together do not race.
@@ -53,7 +55,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
   }
-  const client = await PGlite.create(path);
+  const client = await PGlite.create({ dataDir: path, ...pgliteOptions() });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
