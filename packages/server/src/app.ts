@@ -7,18 +7,17 @@ import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
 import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
-import { createRequestHandler, type FastRoute } from "./http/handler.js";
+import type { FastRoute } from "./http/fast-route.js";
+import { createRequestHandler } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
-import { collectRestRoutes } from "./http/rest.js";
+import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
-import { createTrpcVerifyRoute } from "./http/trpc-verify-route.js";
 import { verifyRoute } from "./http/verify-route.js";
 import { createLogger } from "./logger.js";
+import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
+import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/services.js";
-
-/** Procedures whose REST route answers 201 Created. */
-const CREATED = new Set(["keys.create", "keys.roll"]);
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -61,29 +60,24 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       throw error;
     },
   );
+  const siwe = createSiweSettings(env);
   const services: Services = {
     database,
     env,
     logger,
-    siwe: createSiweSettings(env),
+    siwe,
     rawQuery,
     verification,
+    procedures: createProcedureServices(env, database, rawQuery, siwe, verification),
   };
-  const restRoutes = collectRestRoutes(appRouter, CREATED);
-  const openApiDocument = createOpenApiDocument(appRouter, {
-    created: new Set([...CREATED].map((path) => path.replace(".", "-"))),
-    version: "0.1.0",
-  });
+  const restRoutes = compileRestRoutes(REST_ROUTES);
+  const openApiDocument = createOpenApiDocument(appRouter, REST_ROUTES, { version: "0.1.0" });
   const handler = createRequestHandler({
     router: appRouter,
     services,
     restRoutes,
     openApiDocument,
-    fastRoutes: new Map([
-      ["POST /api-keys/verify", verifyRoute],
-      ["POST /trpc/keys.verify", createTrpcVerifyRoute(appRouter)],
-      ...(options.fastRoutes ?? []),
-    ]),
+    fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
   });
   const server = createServer({ keepAliveTimeout: 5_000 });
   const graceful = createGracefulShutdown(server, handler);

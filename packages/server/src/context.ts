@@ -1,10 +1,28 @@
 import type { IncomingMessage } from "node:http";
 import type { Logger } from "pino";
 import type { SiweSettings } from "./auth/siwe.js";
+import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
+import type { KeyStore } from "./keys/key-store.js";
+import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/services.js";
+import type { KeyVerifier } from "./verify/verify.js";
+
+/**
+ * What procedures may use: the project's own service interfaces, never a database, driver or
+ * logger type. That keeps `AppRouter`'s type (which carries the context) free of the server's
+ * dependencies, so a standard declaration bundler can ship it to clients.
+ */
+export interface ProcedureServices {
+  keys: KeyStore;
+  sessions: SessionStore;
+  nonces: NonceStore;
+  siwe: SiweChecker;
+  usage: UsageReader;
+  verifier: KeyVerifier;
+}
 
 /** Long-lived things a request needs, built once by `createApp`. */
 export interface Services {
@@ -15,30 +33,26 @@ export interface Services {
   /** Raw SQL over the same connection pool, for the usage rollups. */
   rawQuery: RawQuery;
   verification: VerificationServices;
+  /** What the procedures' context holds. */
+  procedures: ProcedureServices;
+}
+
+/** A procedure's context: the services, and the bearer token of the request (null when absent). */
+export interface Context extends ProcedureServices {
+  bearerToken: string | null;
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
 export interface CreateContextInnerOptions {
-  services: Services;
+  services: ProcedureServices;
   /** The bearer token from `Authorization`, or null when absent. */
   bearerToken: string | null;
 }
 
 /** Builds a context without any HTTP object, so tests and the REST mapping can call procedures directly. */
-export function createContextInner({ services, bearerToken }: CreateContextInnerOptions) {
-  return {
-    db: services.database.db,
-    env: services.env,
-    logger: services.logger,
-    siwe: services.siwe,
-    rawQuery: services.rawQuery,
-    keyCache: services.verification.cache,
-    verifier: services.verification.verifier,
-    bearerToken,
-  };
+export function createContextInner({ services, bearerToken }: CreateContextInnerOptions): Context {
+  return { ...services, bearerToken };
 }
-
-export type Context = ReturnType<typeof createContextInner>;
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -51,5 +65,5 @@ export function readBearerToken(req: IncomingMessage): string | null {
 
 /** The adapter-facing context: reads the bearer token from the request. */
 export function createContext(services: Services, req: IncomingMessage): Context {
-  return createContextInner({ services, bearerToken: readBearerToken(req) });
+  return createContextInner({ services: services.procedures, bearerToken: readBearerToken(req) });
 }

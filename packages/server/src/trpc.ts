@@ -1,15 +1,14 @@
 import { issuesFromZod, publicMessage } from "@keyport/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { findSessionWallet } from "./auth/session.js";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
+import type { ProcedureMeta } from "./procedure-meta.js";
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     transformer: superjson,
     // Never ship stack traces, whatever NODE_ENV says.
@@ -53,12 +52,23 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
 /** Turns a router into a server-side caller (tests, REST mapping). */
 export const createCallerFactory = t.createCallerFactory;
 
-/** A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in `ctx.wallet`. */
-export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/**
+ * The session's wallet and token, or UNAUTHORIZED. The REST mapping also calls it when input is
+ * invalid, so it answers 401 before 400 as tRPC does (middlewares run before the input parser).
+ */
+export async function requireSession(
+  ctx: Pick<Context, "bearerToken" | "sessions">,
+): Promise<{ wallet: string; bearerToken: string }> {
   const token = ctx.bearerToken;
-  const wallet = token === null ? null : await findSessionWallet(ctx.db, token);
+  const wallet = token === null ? null : await ctx.sessions.findWallet(token);
   if (token === null || wallet === null) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "A valid session token is required" });
   }
-  return next({ ctx: { ...ctx, wallet, bearerToken: token } });
+  return { wallet, bearerToken: token };
+}
+
+/** A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in `ctx.wallet`. */
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const session = await requireSession(ctx);
+  return next({ ctx: { ...ctx, ...session } });
 });

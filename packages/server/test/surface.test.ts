@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/db/database.js";
@@ -30,8 +31,8 @@ describeDatabases("HTTP surface", (target) => {
       ["/auth/verify", "post", "200"],
       ["/auth/logout", "post", "200"],
       ["/api-keys", "post", "201"],
-      ["/api-keys/{wallet}", "get", "200"],
-      ["/api-keys/{id}", "delete", "200"],
+      ["/api-keys/{walletOrId}", "get", "200"],
+      ["/api-keys/{walletOrId}", "delete", "200"],
       ["/api-keys/{id}/roll", "post", "201"],
     ];
     for (const [path, method, success] of expected) {
@@ -45,8 +46,71 @@ describeDatabases("HTTP surface", (target) => {
     }
     expect(doc.paths["/api-keys"].post.requestBody.content["application/json"].schema).toBeDefined();
     expect(doc.paths["/api-keys"].post.security).toEqual([{ sessionToken: [] }]);
-    expect(doc.paths["/auth/verify"].post.security).toBeUndefined();
+    expect(doc.paths["/auth/verify"].post.security).toEqual([]);
     expect(doc.paths["/api-keys/{id}/roll"].post.description).toMatch(/grace/);
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({
+      source: JSON.stringify(body),
+      absoluteRef: "/openapi.json",
+      config,
+    });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+  });
+
+  it("declares the license, and security: [] on exactly the public operations", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const doc = JSON.parse(JSON.stringify(body));
+    expect(doc.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+    const publicOps: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, { security?: unknown[] }>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.security, `${method} ${path}`).toBeDefined();
+        if (operation.security?.length === 0) publicOps.push(`${method} ${path}`);
+      }
+    }
+    expect(publicOps.sort()).toEqual(["post /api-keys/verify", "post /auth/nonce", "post /auth/verify"]);
+  });
+
+  it("describes list and revoke as one path item whose parameter each method reads its own way", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const doc = JSON.parse(JSON.stringify(body));
+    expect(doc.paths["/api-keys/{wallet}"]).toBeUndefined();
+    expect(doc.paths["/api-keys/{id}"]).toBeUndefined();
+    const item = doc.paths["/api-keys/{walletOrId}"];
+    const parameter = (method: string) =>
+      item[method].parameters.find((p: { in: string }) => p.in === "path");
+    expect(parameter("get")).toMatchObject({ name: "walletOrId", required: true });
+    expect(parameter("get").description).toMatch(/GET reads this segment as a wallet/);
+    expect(parameter("get").schema.pattern).toBe("^0x[0-9a-fA-F]{40}$");
+    expect(parameter("delete")).toMatchObject({ name: "walletOrId", required: true });
+    expect(parameter("delete").description).toMatch(/DELETE reads this segment as a key id/);
+    expect(parameter("delete").schema.pattern).toMatch(/^\^key_/);
+  });
+
+  it("takes each operation's success and error statuses from the REST table", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const doc = JSON.parse(JSON.stringify(body));
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses);
+    expect(statuses("/api-keys", "post")).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "413",
+      "415",
+      "500",
+      "503",
+    ]);
+    expect(statuses("/api-keys/{walletOrId}", "delete")).toEqual(["200", "400", "401", "404", "500", "503"]);
+    expect(statuses("/api-keys/verify", "post")).toEqual(["200", "400", "413", "415", "500", "503"]);
+    // Roll reads a missing body as {}: its body is optional, create's is not.
+    expect(doc.paths["/api-keys/{id}/roll"].post.requestBody.required).toBe(false);
+    expect(doc.paths["/api-keys"].post.requestBody.required).toBe(true);
   });
 
   it("serves an HTML API reference at /docs that loads /openapi.json", async () => {

@@ -3,24 +3,17 @@ import { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
-import type { AppRouter } from "../routers/_app.js";
+import { type AppRouter, createAppCaller } from "../routers/_app.js";
 import { MAX_BODY_BYTES } from "./body.js";
 import { DOCS_HTML } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
-import { callRestRoute, matchRestRoute, type RestRoute } from "./rest.js";
-import { NO_STORE } from "./verify-route.js";
-
-/** A handler for one exact `METHOD /path`, checked before anything else (hot paths such as verify). */
-export type FastRoute = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  services: Services,
-) => void | Promise<void>;
+import { type FastRoute, NO_STORE } from "./fast-route.js";
+import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 
 export interface RequestHandlerOptions {
   router: AppRouter;
   services: Services;
-  restRoutes: readonly RestRoute[];
+  restRoutes: readonly CompiledRestRoute[];
   openApiDocument: OpenAPIObject;
   /** Keyed by `"POST /api-keys/verify"`: exact method and path; a URL with a query never matches. */
   fastRoutes: ReadonlyMap<string, FastRoute>;
@@ -90,12 +83,12 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       sendJson(res, 404, { code: "NOT_FOUND", message: "No such route" });
       return "(unmatched)";
     }
-    const label = match.route.template;
+    const label = match.compiled.route.path;
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       const ctx = createContext(services, req);
-      const data = await callRestRoute(router, match.route, req, url, match.params, ctx);
-      sendJson(res, match.route.successStatus, data);
+      const data = await callRestRoute(match.compiled, req, url, match.params, ctx, createAppCaller(ctx));
+      sendJson(res, match.compiled.route.successStatus, data);
     } catch (cause) {
       if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
         const err = cause instanceof TRPCError ? (cause.cause ?? cause) : cause;

@@ -1,10 +1,16 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import type { ErrorStatus } from "../procedure-meta.js";
+import type { RestRoute } from "../routers/rest.js";
 import { errorEnvelope } from "../schemas/error.js";
+import { mergeWalletOrIdPaths } from "./openapi-paths.js";
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
+/** Statuses every route can answer, whatever its own list says. */
+const COMMON_ERRORS = [400, 500, 503] as const;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], string> = {
   400: "Invalid input (`BAD_REQUEST`, with `issues`; for usage also a range that is reversed or too large) or malformed JSON (`PARSE_ERROR`)",
   401: "Missing, invalid, expired or logged-out session token (`UNAUTHORIZED`); for sign-in: any failed check",
   403: "The session's wallet is not the requested wallet (`FORBIDDEN`)",
@@ -16,22 +22,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: "The database is unreachable (`SERVICE_UNAVAILABLE`); retry shortly",
 };
 
-/** Error statuses each operation can answer, beyond 400, 500 and 503 which every one can. */
-const EXTRA_ERRORS: Record<string, number[]> = {
-  "auth-nonce": [413, 415],
-  "auth-verify": [401, 413, 415],
-  "auth-logout": [401, 413, 415],
-  "keys-create": [401, 403, 409, 413, 415],
-  "keys-list": [401, 403],
-  "keys-revoke": [401, 404],
-  "keys-roll": [401, 404, 409, 413, 415],
-  "keys-verify": [413, 415],
-  "usage-get": [401, 403, 404],
-};
-
 export interface OpenApiDocumentOptions {
-  /** Operation ids answering 201 instead of 200. */
-  created: ReadonlySet<string>;
   version: string;
 }
 
@@ -39,38 +30,70 @@ const DESCRIPTION = `Wallet-owned API keys. Sign in with Ethereum (EIP-4361): PO
 
 Every error is JSON \`{ code, message, issues? }\` where \`code\` is the tRPC error code name. Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
 
+const METHODS = ["get", "post", "delete"] as const;
+
 /**
- * OpenAPI 3.1 for every procedure with `meta.openapi`, with the error envelope as a shared schema and
- * each operation's possible error statuses.
+ * OpenAPI 3.1 for the REST table: trpc-to-openapi describes each procedure's input and output from
+ * its schemas and meta, then each operation takes its success status, error statuses and security
+ * from its route. Fails at start if a documented operation has no route or a route is undocumented.
  */
-export function createOpenApiDocument(router: AnyTRPCRouter, options: OpenApiDocumentOptions): OpenAPIObject {
+export function createOpenApiDocument(
+  router: AnyTRPCRouter,
+  routes: readonly RestRoute[],
+  options: OpenApiDocumentOptions,
+): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
     title: "Keyport API",
     description: DESCRIPTION,
     version: options.version,
+    license: { name: "MIT", identifier: "MIT" },
     baseUrl: "/",
     securitySchemes: {
       sessionToken: { type: "http", scheme: "bearer", description: "Session token from /auth/verify" },
     },
     defs: { Error: errorEnvelope },
   });
-  for (const item of Object.values(document.paths ?? {})) {
-    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
-      if (!operation?.responses || !operation.operationId) continue;
-      const responses = operation.responses;
+  const unmatched = new Set(routes);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const route = routes.find((r) => r.path === path && r.method.toLowerCase() === method);
+      if (!route) throw new Error(`OpenAPI operation ${method.toUpperCase()} ${path} has no REST route`);
+      unmatched.delete(route);
+      const responses = operation.responses ?? {};
       const success = responses["200"];
-      if (options.created.has(operation.operationId) && success) {
-        responses["201"] = success;
-        delete responses["200"];
-      }
-      for (const key of Object.keys(responses)) if (key !== "200" && key !== "201") delete responses[key];
-      for (const status of [400, ...(EXTRA_ERRORS[operation.operationId] ?? []), 500, 503]) {
+      for (const key of Object.keys(responses)) delete responses[key];
+      if (success) responses[String(route.successStatus)] = success;
+      for (const status of [...route.errors, ...COMMON_ERRORS].sort((a, b) => a - b)) {
         responses[String(status)] = {
-          description: ERROR_DESCRIPTIONS[status] ?? "Error",
+          description: ERROR_DESCRIPTIONS[status],
           content: { "application/json": { schema: ERROR_REF } },
         };
       }
+      operation.responses = responses;
+      // Public operations say so explicitly rather than leaving it to a missing field.
+      if (route.security === "public") operation.security = [];
+      // A body whose fields are all optional may be left out (roll reads no body as `{}`).
+      const body = operation.requestBody;
+      const schema = body && "content" in body ? body.content["application/json"]?.schema : undefined;
+      if (body && "content" in body && schema && !("$ref" in schema) && !schema.required?.length) {
+        body.required = false;
+      }
     }
   }
+  const [missing] = unmatched;
+  if (missing) throw new Error(`REST route ${missing.method} ${missing.path} is not in the OpenAPI document`);
+  mergeWalletOrIdPaths(document);
+  dropUnusedSchemas(document);
   return document;
+}
+
+/** Drops component schemas nothing refers to (trpc-to-openapi's own error shapes, replaced by `Error`). */
+function dropUnusedSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const text = JSON.stringify(document);
+  for (const name of Object.keys(schemas)) {
+    if (!text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  }
 }

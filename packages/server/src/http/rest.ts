@@ -1,32 +1,23 @@
 import type { IncomingMessage } from "node:http";
-import { type AnyTRPCRouter, callTRPCProcedure, TRPCError } from "@trpc/server";
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import type { Context } from "../context.js";
+import type { AppCaller } from "../routers/_app.js";
+import type { RestRoute } from "../routers/rest.js";
+import { requireSession } from "../trpc.js";
 import { readJsonBody } from "./body.js";
 
-/** One REST route, derived from a procedure's `meta.openapi`. */
-export interface RestRoute {
-  method: string;
-  /** The OpenAPI path, e.g. `/api-keys/{id}` (used in logs). */
-  template: string;
+/** A route of the REST table, prepared for matching requests. */
+export interface CompiledRestRoute {
+  route: RestRoute;
   /** Literal segments, and `null` where a path parameter sits. */
   segments: (string | null)[];
   paramNames: string[];
-  procedurePath: string;
-  type: "query" | "mutation";
   /** Keys whose schema is a number: query strings for them are converted before validation. */
   numberKeys: ReadonlySet<string>;
   /** The procedure takes no input (z.void()): any body is ignored after it is checked. */
   voidInput: boolean;
-  successStatus: number;
 }
-
-const procedureDef = z.object({
-  type: z.enum(["query", "mutation", "subscription"]),
-  meta: z.object({
-    openapi: z.object({ method: z.enum(["GET", "POST", "PATCH", "PUT", "DELETE"]), path: z.string() }),
-  }),
-  inputs: z.array(z.unknown()),
-});
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
@@ -42,7 +33,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function numberKeysOf(input: unknown): Set<string> {
+function numberKeysOf(input: z.ZodType): Set<string> {
   const keys = new Set<string>();
   if (!(input instanceof z.ZodObject)) return keys;
   for (const [key, value] of Object.entries(input.shape)) {
@@ -51,62 +42,43 @@ function numberKeysOf(input: unknown): Set<string> {
   return keys;
 }
 
-/**
- * Reads every procedure with `meta.openapi` into a route table, so the REST surface and the OpenAPI
- * document come from the same declarations. POST routes answer 201 when they create something
- * (`keys.create`, `keys.roll`), as REST clients expect.
- */
-export function collectRestRoutes(router: AnyTRPCRouter, created: ReadonlySet<string>): RestRoute[] {
-  const routes: RestRoute[] = [];
-  for (const [path, procedure] of Object.entries(router._def.procedures)) {
-    const parsed = procedureDef.safeParse(Reflect.get(Object(procedure), "_def"));
-    if (!parsed.success) continue;
-    const { type, meta, inputs } = parsed.data;
-    if (type === "subscription") continue;
-    const input = inputs[0];
-    const segments = meta.openapi.path
-      .split("/")
-      .slice(1)
-      .map((part) => (/^\{\w+\}$/.test(part) ? null : part));
-    const paramNames = meta.openapi.path
-      .split("/")
-      .filter((part) => /^\{\w+\}$/.test(part))
-      .map((part) => part.slice(1, -1));
-    routes.push({
-      method: meta.openapi.method,
-      template: meta.openapi.path,
-      segments,
-      paramNames,
-      procedurePath: path,
-      type,
-      numberKeys: numberKeysOf(input),
-      voidInput: input instanceof z.ZodVoid,
-      successStatus: created.has(path) ? 201 : 200,
-    });
-  }
-  // Literal segments win over parameters (`/api-keys/verify` before `/api-keys/{id}`).
-  return routes.sort((a, b) => a.paramNames.length - b.paramNames.length);
+const PARAMETER = /^\{\w+\}$/;
+
+/** Prepares the REST table for matching; literal segments win over parameters (`/api-keys/verify` before `/api-keys/{id}`). */
+export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRoute[] {
+  return routes
+    .map((route) => {
+      const parts = route.path.split("/").slice(1);
+      return {
+        route,
+        segments: parts.map((part) => (PARAMETER.test(part) ? null : part)),
+        paramNames: parts.filter((part) => PARAMETER.test(part)).map((part) => part.slice(1, -1)),
+        numberKeys: numberKeysOf(route.input),
+        voidInput: route.input instanceof z.ZodVoid,
+      };
+    })
+    .sort((a, b) => a.paramNames.length - b.paramNames.length);
 }
 
 /** The route and decoded path parameters for a request, or null. */
-export function matchRestRoute(routes: readonly RestRoute[], method: string, pathname: string) {
+export function matchRestRoute(routes: readonly CompiledRestRoute[], method: string, pathname: string) {
   const parts = pathname.split("/").slice(1);
   if (parts.at(-1) === "") parts.pop();
-  for (const route of routes) {
-    if (route.method !== method || route.segments.length !== parts.length) continue;
+  for (const compiled of routes) {
+    if (compiled.route.method !== method || compiled.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let matched = true;
     let paramIndex = 0;
     for (let i = 0; i < parts.length && matched; i++) {
-      const segment = route.segments[i];
+      const segment = compiled.segments[i];
       const part = parts[i] ?? "";
       if (segment === null) {
-        const name = route.paramNames[paramIndex++];
+        const name = compiled.paramNames[paramIndex++];
         if (name === undefined) matched = false;
         else params[name] = decodeSegment(part);
       } else if (segment !== part) matched = false;
     }
-    if (matched) return { route, params };
+    if (matched) return { compiled, params };
   }
   return null;
 }
@@ -119,42 +91,48 @@ function decodeSegment(part: string): string {
   }
 }
 
-async function readInput(route: RestRoute, req: IncomingMessage, url: URL, params: Record<string, string>) {
-  if (route.method === "GET" || route.method === "DELETE") {
+async function readInput(
+  compiled: CompiledRestRoute,
+  req: IncomingMessage,
+  url: URL,
+  params: Record<string, string>,
+) {
+  const { method } = compiled.route;
+  if (method === "GET" || method === "DELETE") {
     const query: Record<string, unknown> = {};
     for (const [key, value] of url.searchParams) {
       if (key in query) continue; // first value wins
-      query[key] = route.numberKeys.has(key) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+      query[key] = compiled.numberKeys.has(key) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
     }
-    return route.voidInput ? undefined : { ...query, ...params };
+    return compiled.voidInput ? undefined : { ...query, ...params };
   }
   const body = await readJsonBody(req);
-  if (route.voidInput) return undefined;
-  if (body === undefined) return route.paramNames.length > 0 ? params : undefined;
-  if (route.paramNames.length === 0) return body;
+  if (compiled.voidInput) return undefined;
+  if (body === undefined) return compiled.paramNames.length > 0 ? params : undefined;
+  if (compiled.paramNames.length === 0) return body;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new TRPCError({ code: "BAD_REQUEST", message: "The body must be a JSON object" });
   }
   return { ...body, ...params };
 }
 
-/** Calls the route's procedure with the request's input and a prepared context. */
+/**
+ * Calls the route's procedure through the caller with the request's input. Invalid input is
+ * refused as tRPC refuses it (BAD_REQUEST carrying the ZodError), and after the session check,
+ * because tRPC runs a procedure's middlewares before its input parser: 401 comes before 400.
+ */
 export async function callRestRoute(
-  router: AnyTRPCRouter,
-  route: RestRoute,
+  compiled: CompiledRestRoute,
   req: IncomingMessage,
   url: URL,
   params: Record<string, string>,
-  ctx: unknown,
+  ctx: Context,
+  caller: AppCaller,
 ): Promise<unknown> {
-  const input = await readInput(route, req, url, params);
-  return callTRPCProcedure({
-    router,
-    path: route.procedurePath,
-    getRawInput: async () => input,
-    ctx,
-    type: route.type,
-    signal: undefined,
-    batchIndex: 0,
-  });
+  const { route } = compiled;
+  const raw = await readInput(compiled, req, url, params);
+  const pending = route.call(caller, raw);
+  if (pending !== null) return pending;
+  if (route.security === "session") await requireSession(ctx);
+  throw new TRPCError({ code: "BAD_REQUEST", cause: route.input.safeParse(raw).error });
 }

@@ -4,10 +4,7 @@ import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { readJsonBody } from "./body.js";
 import { sendError, sendJson } from "./errors.js";
-import type { FastRoute } from "./handler.js";
-
-/** A verification is an authorisation decision: never cacheable by anything in between. */
-export const NO_STORE = { "cache-control": "no-store" };
+import { type FastRoute, NO_STORE } from "./fast-route.js";
 
 /**
  * `POST /api-keys/verify` without the tRPC machinery: read the small body, validate it with the

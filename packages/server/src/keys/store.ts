@@ -2,14 +2,12 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import type { RateLimit } from "../schemas/api-key.js";
-import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
+import type { KeyChanges, Tx } from "../verify/key-changes.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
 import { newKey } from "./secret.js";
 import { notRevoked, type StatusFilter, statusCondition } from "./status-condition.js";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The columns a caller chooses for a new key; id, secret hash and `start` are minted here. */
 type NewKeyFields = Omit<typeof apiKeys.$inferInsert, "id" | "hash" | "start">;
@@ -98,21 +96,24 @@ export async function listKeys(db: Db, params: ListKeysParams) {
 
 /**
  * Revokes a key of this wallet now; a key already revoked is returned unchanged (idempotent).
- * The same transaction NOTIFYs the key id, so every instance's cache forgets it once (and only
- * if) the revocation commits. The caller invalidates its own cache right after, so its very
- * next verification already sees the revocation without waiting for the notification.
+ * The revocation is announced through `changes`, so every instance's cache forgets the key once
+ * (and only if) it commits, this one's before the call returns.
  * @returns null when the wallet has no such key.
  */
-export async function revokeKey(db: Db, id: string, wallet: string, now: Date): Promise<ApiKeyRow | null> {
-  const owned = and(eq(apiKeys.id, id), eq(apiKeys.wallet, wallet));
-  return db.transaction(async (tx) => {
+export async function revokeKey(
+  db: Db,
+  changes: KeyChanges,
+  params: { id: string; wallet: string; now: Date },
+): Promise<ApiKeyRow | null> {
+  const owned = and(eq(apiKeys.id, params.id), eq(apiKeys.wallet, params.wallet));
+  return changes.transaction(db, async (tx, keyChanged) => {
     const [updated] = await tx
       .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(owned, notRevoked(now)))
+      .set({ revokedAt: params.now })
+      .where(and(owned, notRevoked(params.now)))
       .returning();
     if (updated) {
-      await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${updated.id})`);
+      await keyChanged(updated.id);
       return updated;
     }
     const [existing] = await tx.select().from(apiKeys).where(owned).limit(1);
@@ -130,11 +131,11 @@ export interface RollKeyParams {
 
 /**
  * Replaces an active, never-rolled key with a new secret that inherits name, rate limit and expiry.
- * The old key's revocation is scheduled at `min(now + grace, its expiry)`, and its id is
- * NOTIFYed in the same transaction so cached copies pick up the new `revokedAt`.
+ * The old key's revocation is scheduled at `min(now + grace, its expiry)`, and announced through
+ * `changes` so cached copies pick up the new `revokedAt`.
  */
-export async function rollKey(db: Db, params: RollKeyParams) {
-  return db.transaction(async (tx) => {
+export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams) {
+  return changes.transaction(db, async (tx, keyChanged) => {
     const [old] = await tx
       .select()
       .from(apiKeys)
@@ -160,7 +161,7 @@ export async function rollKey(db: Db, params: RollKeyParams) {
       rolledFrom: old.id,
     });
     if (!previous) throw new Error("roll updated no row");
-    await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${old.id})`);
+    await keyChanged(old.id);
     return { ok: true as const, key, row, previous };
   });
 }

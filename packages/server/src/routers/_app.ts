@@ -1,9 +1,9 @@
-import { router } from "../trpc.js";
+import { createCallerFactory, router } from "../trpc.js";
 import { authRouter } from "./auth.js";
 import { keysRouter } from "./keys.js";
 import { usageRouter } from "./usage.js";
 
-/** Every procedure the server serves, over tRPC at /trpc and (those with `meta.openapi`) as REST. */
+/** Every procedure the server serves, over tRPC at /trpc and (those in routers/rest.ts) as REST. */
 export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
@@ -11,3 +11,9 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+
+/** Calls procedures in-process with a prepared context (the REST mapping, tests). */
+export const createAppCaller = createCallerFactory(appRouter);
+
+/** The typed server-side caller of every procedure. */
+export type AppCaller = ReturnType<typeof createAppCaller>;

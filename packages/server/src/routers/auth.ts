@@ -1,68 +1,77 @@
 import { TRPCError } from "@trpc/server";
-import { z } from "zod";
-import { consumeNonce, issueNonce } from "../auth/nonce.js";
-import { createSession, revokeSession } from "../auth/session.js";
-import { checkSiweMessage } from "../auth/siwe.js";
+import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { logoutOutput, nonceOutput, verifyInput, verifyOutput } from "../schemas/auth.js";
+import { noInput } from "../schemas/common.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
 // One message for every sign-in failure, so a caller learns nothing about which check failed.
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
 
+/** How each procedure is served as REST (see routers/rest.ts). */
+export const authHttp = {
+  nonce: { method: "POST", path: "/auth/nonce", successStatus: 200, errors: [413, 415], security: "public" },
+  verify: {
+    method: "POST",
+    path: "/auth/verify",
+    successStatus: 200,
+    errors: [401, 413, 415],
+    security: "public",
+  },
+  logout: {
+    method: "POST",
+    path: "/auth/logout",
+    successStatus: 200,
+    errors: [401, 413, 415],
+    security: "session",
+  },
+} as const satisfies Record<string, HttpPolicy>;
+
 /** Sign-In with Ethereum: nonce, verify (returns a session token), logout. */
 export const authRouter = router({
   nonce: publicProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/auth/nonce",
+    .meta(
+      openApiMeta(authHttp.nonce, {
         tags: ["auth"],
-        protect: false,
         summary: "Issue a sign-in nonce",
         description: "Returns a single-use nonce for an EIP-4361 message. It expires after 10 minutes.",
-      },
-    })
-    .input(z.void())
+      }),
+    )
+    .input(noInput)
     .output(nonceOutput)
-    .mutation(({ ctx }) => issueNonce(ctx.db)),
+    .mutation(({ ctx }) => ctx.nonces.issue()),
 
   verify: publicProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/auth/verify",
+    .meta(
+      openApiMeta(authHttp.verify, {
         tags: ["auth"],
-        protect: false,
         summary: "Sign in with a signed EIP-4361 message",
         description:
           "Checks domain (SIWE_DOMAINS), chain id (SIWE_CHAIN_IDS), version 1, issued-at (at most 60 s in the future), expiration-time, not-before, the signature (EOA; ERC-1271/6492 when RPC_URL is set) and finally consumes the nonce atomically. Any failure is 401 with the same message.",
-      },
-    })
+      }),
+    )
     .input(verifyInput)
     .output(verifyOutput)
     .mutation(async ({ ctx, input }) => {
-      const checked = await checkSiweMessage(ctx.siwe, input.message, input.signature);
-      if (!checked || !(await consumeNonce(ctx.db, checked.nonce))) {
+      const checked = await ctx.siwe.check(input.message, input.signature);
+      if (!checked || !(await ctx.nonces.consume(checked.nonce))) {
         throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
       }
-      const session = await createSession(ctx.db, checked.address, ctx.env.SESSION_TTL_SECONDS);
+      const session = await ctx.sessions.create(checked.address);
       return { token: session.token, wallet: checked.address, expiresAt: session.expiresAt };
     }),
 
   logout: sessionProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/auth/logout",
+    .meta(
+      openApiMeta(authHttp.logout, {
         tags: ["auth"],
         summary: "End the current session",
         description: "Revokes the bearer token; it gets 401 afterwards.",
-      },
-    })
-    .input(z.void())
+      }),
+    )
+    .input(noInput)
     .output(logoutOutput)
     .mutation(async ({ ctx }) => {
-      await revokeSession(ctx.db, ctx.bearerToken);
+      await ctx.sessions.revoke(ctx.bearerToken);
       return { ok: true as const };
     }),
 });

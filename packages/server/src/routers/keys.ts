@@ -1,7 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { decodeCursor } from "../keys/cursor.js";
-import { toApiKey } from "../keys/status.js";
-import { createKey, listKeys, revokeKey, rollKey } from "../keys/store.js";
+import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import {
   createKeyInput,
   createKeyOutput,
@@ -17,19 +16,56 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
 const NOT_FOUND = "No such key";
 
+/** How each procedure is served as REST (see routers/rest.ts). */
+export const keysHttp = {
+  create: {
+    method: "POST",
+    path: "/api-keys",
+    successStatus: 201,
+    errors: [401, 403, 409, 413, 415],
+    security: "session",
+  },
+  list: {
+    method: "GET",
+    path: "/api-keys/{wallet}",
+    successStatus: 200,
+    errors: [401, 403],
+    security: "session",
+  },
+  revoke: {
+    method: "DELETE",
+    path: "/api-keys/{id}",
+    successStatus: 200,
+    errors: [401, 404],
+    security: "session",
+  },
+  roll: {
+    method: "POST",
+    path: "/api-keys/{id}/roll",
+    successStatus: 201,
+    errors: [401, 404, 409, 413, 415],
+    security: "session",
+  },
+  verify: {
+    method: "POST",
+    path: "/api-keys/verify",
+    successStatus: 200,
+    errors: [413, 415],
+    security: "public",
+  },
+} as const satisfies Record<string, HttpPolicy>;
+
 /** The key lifecycle of the session's wallet (create, list, revoke, roll), and verify for backends. */
 export const keysRouter = router({
   create: sessionProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/api-keys",
+    .meta(
+      openApiMeta(keysHttp.create, {
         tags: ["keys"],
         summary: "Create an API key",
         description:
           "Returns the secret once (`key`); only its SHA-256 is stored. `wallet`, if given, must be the session's wallet (else 403). `expiresAt` must be in the future. A wallet holds at most MAX_ACTIVE_KEYS_PER_WALLET active keys (default 50): one more is 409. Responds 201.",
-      },
-    })
+      }),
+    )
     .input(createKeyInput)
     .output(createKeyOutput)
     .mutation(async ({ ctx, input }) => {
@@ -43,35 +79,31 @@ export const keysRouter = router({
       if (input.expiresAt !== undefined && input.expiresAt <= now) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
-      const created = await createKey(ctx.db, {
+      const created = await ctx.keys.create({
         wallet: ctx.wallet,
         name: input.name,
         expiresAt: input.expiresAt ?? null,
         rateLimit: input.rateLimit ?? null,
-        prefix: ctx.env.KEY_PREFIX,
-        maxActiveKeys: ctx.env.MAX_ACTIVE_KEYS_PER_WALLET,
         now,
       });
       if (!created.ok) {
         throw new TRPCError({
           code: "CONFLICT",
-          message: `This wallet already holds the maximum of ${ctx.env.MAX_ACTIVE_KEYS_PER_WALLET} active keys`,
+          message: `This wallet already holds the maximum of ${created.max} active keys`,
         });
       }
-      return { key: created.key, apiKey: toApiKey(created.row, now) };
+      return { key: created.key, apiKey: created.apiKey };
     }),
 
   list: sessionProcedure
-    .meta({
-      openapi: {
-        method: "GET",
-        path: "/api-keys/{wallet}",
+    .meta(
+      openApiMeta(keysHttp.list, {
         tags: ["keys"],
         summary: "List a wallet's keys",
         description:
           "Newest first (by creation time, then id). `status` filters by the status at request time (default all). Another wallet's list is 403. Secrets never appear here.",
-      },
-    })
+      }),
+    )
     .input(listKeysInput)
     .output(listKeysOutput)
     .query(async ({ ctx, input }) => {
@@ -82,60 +114,49 @@ export const keysRouter = router({
       if (input.cursor !== undefined && cursor === null) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
       }
-      const now = new Date();
-      const page = await listKeys(ctx.db, {
+      return ctx.keys.list({
         wallet: ctx.wallet,
         status: input.status,
         limit: input.limit,
         cursor,
-        now,
+        now: new Date(),
       });
-      return { keys: page.rows.map((row) => toApiKey(row, now)), nextCursor: page.nextCursor };
     }),
 
   revoke: sessionProcedure
-    .meta({
-      openapi: {
-        method: "DELETE",
-        path: "/api-keys/{id}",
+    .meta(
+      openApiMeta(keysHttp.revoke, {
         tags: ["keys"],
         summary: "Revoke a key",
         description:
           "Revokes now; the key fails verification from the next request. Idempotent: revoking a revoked key returns it unchanged (200). A key in a roll's grace period is revoked now. Another wallet's key is 404.",
-      },
-    })
+      }),
+    )
     .input(revokeKeyInput)
     .output(revokeKeyOutput)
     .mutation(async ({ ctx, input }) => {
-      const now = new Date();
-      const row = await revokeKey(ctx.db, input.id, ctx.wallet, now);
-      if (!row) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
-      // Other instances hear the NOTIFY; this one must not wait for it.
-      ctx.keyCache.invalidate(row.id);
-      return { apiKey: toApiKey(row, now) };
+      const apiKey = await ctx.keys.revoke({ id: input.id, wallet: ctx.wallet, now: new Date() });
+      if (!apiKey) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      return { apiKey };
     }),
 
   roll: sessionProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/api-keys/{id}/roll",
+    .meta(
+      openApiMeta(keysHttp.roll, {
         tags: ["keys"],
         summary: "Roll a key: issue a new secret, retire the old one",
         description:
           "The new key inherits name, rate limit and expiry and is returned with its secret (once). The old key's `revokedAt` is set to min(now + gracePeriodSeconds, its expiresAt): during the grace period it is still active and `revokedAt` lies in the future. Only an active key that has not been rolled or revoked can be rolled (else 409). A roll does not count against the active-key cap. Another wallet's key is 404. Responds 201.",
-      },
-    })
+      }),
+    )
     .input(rollKeyInput)
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
-      const now = new Date();
-      const rolled = await rollKey(ctx.db, {
+      const rolled = await ctx.keys.roll({
         id: input.id,
         wallet: ctx.wallet,
         gracePeriodSeconds: input.gracePeriodSeconds,
-        prefix: ctx.env.KEY_PREFIX,
-        now,
+        now: new Date(),
       });
       if (!rolled.ok && rolled.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
@@ -146,22 +167,18 @@ export const keysRouter = router({
           message: "Only an active key that was not rolled or revoked can be rolled",
         });
       }
-      ctx.keyCache.invalidate(rolled.previous.id);
-      return { key: rolled.key, apiKey: toApiKey(rolled.row, now), previous: toApiKey(rolled.previous, now) };
+      return { key: rolled.key, apiKey: rolled.apiKey, previous: rolled.previous };
     }),
 
   verify: publicProcedure
-    .meta({
-      openapi: {
-        method: "POST",
-        path: "/api-keys/verify",
+    .meta(
+      openApiMeta(keysHttp.verify, {
         tags: ["keys"],
-        protect: false,
         summary: "Verify a key (for backends)",
         description:
           "No session: the key is the credential. Always 200 with a `Verification` whose `code` is VALID, NOT_FOUND (unknown, malformed or failed checksum: no database query), REVOKED, EXPIRED or RATE_LIMITED (checked in that order; only a key that is otherwise valid consumes its rate limit, and a rejected request consumes nothing). Every outcome of a known key counts in its usage. A revoked key fails from the next request on this instance and within about 1 second on other instances. Answers carry `Cache-Control: no-store`. 400 only when the body is not `{ key: string }` (at most 256 characters).",
-      },
-    })
+      }),
+    )
     .input(verifyKeyInput)
     .output(verification)
     .mutation(({ ctx, input }) => ctx.verifier.verify(input.key)),

@@ -1,25 +1,32 @@
 import { TRPCError } from "@trpc/server";
-import { and, eq } from "drizzle-orm";
-import { apiKeys } from "../db/schema/index.js";
+import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { usage, usageInput } from "../schemas/usage.js";
 import { router, sessionProcedure } from "../trpc.js";
-import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "../usage/query.js";
-import { buildUsage, MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
+import { MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
 
 const DEFAULT_RANGE_MS = 30 * 86_400_000;
+
+/** How each procedure is served as REST (see routers/rest.ts). */
+export const usageHttp = {
+  get: {
+    method: "GET",
+    path: "/api-keys/{wallet}/usage",
+    successStatus: 200,
+    errors: [401, 403, 404],
+    security: "session",
+  },
+} as const satisfies Record<string, HttpPolicy>;
 
 /** Usage statistics of the session's wallet, read from the hourly rollups. */
 export const usageRouter = router({
   get: sessionProcedure
-    .meta({
-      openapi: {
-        method: "GET",
-        path: "/api-keys/{wallet}/usage",
+    .meta(
+      openApiMeta(usageHttp.get, {
         tags: ["usage"],
         summary: "Usage statistics of a wallet's keys",
         description: `Counts every verification of the wallet's keys by outcome: totals, one row per key with usage (plus \`keyId\` when filtered) and a zero-filled series with one entry per bucket. \`from\` is inclusive, \`to\` exclusive (default: the last 30 days); both are widened to whole UTC buckets of \`granularity\` (hour or day, default day) and the answer carries the widened range. At most ${MAX_RANGE_DAYS} days and ${MAX_BUCKETS} buckets, else 400. Another wallet is 403; a \`keyId\` that is not this wallet's is 404. Counts are written from an in-memory buffer every USAGE_FLUSH_INTERVAL_MS (default 1 s), so the latest second may not show yet.`,
-      },
-    })
+      }),
+    )
     .input(usageInput)
     .output(usage)
     .query(async ({ ctx, input }) => {
@@ -31,22 +38,12 @@ export const usageRouter = router({
       const resolved = resolveUsageRange(from, to, input.granularity);
       if (!resolved.ok) throw new TRPCError({ code: "BAD_REQUEST", message: resolved.message });
 
-      let include: { keyId: string; name: string }[] = [];
-      if (input.keyId !== undefined) {
-        const [key] = await ctx.db
-          .select({ keyId: apiKeys.id, name: apiKeys.name })
-          .from(apiKeys)
-          .where(and(eq(apiKeys.id, input.keyId), eq(apiKeys.wallet, ctx.wallet)))
-          .limit(1);
-        if (!key) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
-        include = [key];
-      }
-      const rows = parseUsageRows(
-        await ctx.rawQuery(
-          USAGE_ROWS_SQL[resolved.range.granularity],
-          usageRowsParams(ctx.wallet, resolved.range, input.keyId ?? null),
-        ),
-      );
-      return buildUsage({ wallet: ctx.wallet, range: resolved.range, rows, include });
+      const answer = await ctx.usage.read({
+        wallet: ctx.wallet,
+        range: resolved.range,
+        keyId: input.keyId ?? null,
+      });
+      if (!answer) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
+      return answer;
     }),
 });

@@ -40,3 +40,6 @@ export const timestampInput = z
     return year >= 1970 && year <= 9999;
   }, "must be between the years 1970 and 9999")
   .meta({ description: "ISO-8601 timestamp with offset, e.g. 2030-01-01T00:00:00Z" });
+
+/** The input of a procedure that takes none (REST ignores any body once it is read). */
+export const noInput = z.void();

@@ -13,13 +13,3 @@ export interface KeyRecord {
 export const VERIFICATION_CODES = ["VALID", "NOT_FOUND", "REVOKED", "EXPIRED", "RATE_LIMITED"] as const;
 
 export type VerificationCode = (typeof VERIFICATION_CODES)[number];
-
-/** API.md's `Verification`. */
-export interface Verification {
-  valid: boolean;
-  code: VerificationCode;
-  keyId: string | null;
-  wallet: string | null;
-  expiresAt: Date | null;
-  ratelimit: { limit: number; remaining: number; resetAt: Date } | null;
-}

@@ -1,8 +1,10 @@
+import { NO_VERIFIER_METRICS, type VerifierMetrics } from "../metrics/verification.js";
 import type { RateLimiter, RateLimitResult } from "../ratelimit/types.js";
+import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
-import type { KeyRecord, Verification } from "./record.js";
+import type { KeyRecord } from "./record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
 export interface KeyVerifierDeps {
@@ -15,6 +17,8 @@ export interface KeyVerifierDeps {
   cache: KeyCache;
   rateLimiter: RateLimiter;
   usage: Pick<UsageBuffer, "record">;
+  /** Counts outcomes and key cache lookups; default: not counted. */
+  metrics?: VerifierMetrics;
   /** Epoch milliseconds. Default `Date.now`. */
   now?: () => number;
 }
@@ -51,6 +55,7 @@ const NOT_FOUND: Verification = Object.freeze({
 export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   const { isWellFormed, hashKey, loadKeyByHash, cache, rateLimiter, usage } = deps;
   const now = deps.now ?? Date.now;
+  const metrics = deps.metrics ?? NO_VERIFIER_METRICS;
   const loading = new Map<string, { generation: number; promise: Promise<KeyRecord | null> }>();
 
   function load(hash: string): Promise<KeyRecord | null> {
@@ -74,6 +79,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   }
 
   function answer(record: KeyRecord, code: UsageOutcome, atMs: number, limit: RateLimitResult | null) {
+    metrics.verified(code);
     usage.record(record.id, record.wallet, code, atMs);
     return {
       valid: code === "VALID",
@@ -84,6 +90,17 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       ratelimit:
         limit === null ? null : { limit: limit.limit, remaining: limit.remaining, resetAt: limit.resetAt },
     } satisfies Verification;
+  }
+
+  function notFound(): Verification {
+    metrics.verified("NOT_FOUND");
+    return NOT_FOUND;
+  }
+
+  // A verification that ends in an error has no code: counted as ERROR, then rethrown.
+  function failed(error: unknown): never {
+    metrics.failed();
+    throw error;
   }
 
   function decide(record: KeyRecord): Verification | Promise<Verification> {
@@ -100,19 +117,26 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       atMs,
     );
     if ("then" in result) {
-      return result.then((r) => answer(record, r.allowed ? "VALID" : "RATE_LIMITED", atMs, r));
+      return result.then((r) => answer(record, r.allowed ? "VALID" : "RATE_LIMITED", atMs, r), failed);
     }
     return answer(record, result.allowed ? "VALID" : "RATE_LIMITED", atMs, result);
   }
 
   return {
     verify(key) {
-      if (!isWellFormed(key)) return NOT_FOUND;
+      if (!isWellFormed(key)) return notFound();
       const hash = hashKey(key);
       const cached = cache.get(hash);
-      if (cached === null) return NOT_FOUND;
-      if (cached !== undefined) return decide(cached);
-      return load(hash).then((record) => (record === null ? NOT_FOUND : decide(record)));
+      if (cached === null) {
+        metrics.cacheLookup("negative_hit");
+        return notFound();
+      }
+      if (cached !== undefined) {
+        metrics.cacheLookup("hit");
+        return decide(cached);
+      }
+      metrics.cacheLookup("miss");
+      return load(hash).then((record) => (record === null ? notFound() : decide(record)), failed);
     },
   };
 }

@@ -1,0 +1,84 @@
+import type { Db } from "../db/database.js";
+import type { ApiKey, RateLimit } from "../schemas/api-key.js";
+import type { KeyChanges } from "../verify/key-changes.js";
+import type { PageCursor } from "./cursor.js";
+import { toApiKey } from "./status.js";
+import type { StatusFilter } from "./status-condition.js";
+import { createKey, listKeys, revokeKey, rollKey } from "./store.js";
+
+/** A new key: its secret (shown once) and its public shape. */
+export interface IssuedKey {
+  key: string;
+  apiKey: ApiKey;
+}
+
+/** The key lifecycle as procedures use it: public shapes in, public shapes out, no SQL. */
+export interface KeyStore {
+  /** Creates a key unless the wallet already holds `max` active ones. */
+  create(params: {
+    wallet: string;
+    name: string;
+    expiresAt: Date | null;
+    rateLimit: RateLimit | null;
+    now: Date;
+  }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
+  /** One page of a wallet's keys, newest first, and the cursor of the next page (null at the end). */
+  list(params: {
+    wallet: string;
+    status: StatusFilter;
+    limit: number;
+    cursor: PageCursor | null;
+    now: Date;
+  }): Promise<{ keys: ApiKey[]; nextCursor: string | null }>;
+  /** Revokes now (idempotent); null when the wallet has no such key. */
+  revoke(params: { id: string; wallet: string; now: Date }): Promise<ApiKey | null>;
+  /** Issues a new secret for an active, never-rolled key and schedules the old one's revocation. */
+  roll(params: {
+    id: string;
+    wallet: string;
+    gracePeriodSeconds: number;
+    now: Date;
+  }): Promise<
+    ({ ok: true; previous: ApiKey } & IssuedKey) | { ok: false; reason: "not_found" | "not_active" }
+  >;
+}
+
+/** What a key store is built from. */
+export interface KeyStoreOptions {
+  db: Db;
+  /** Announces revokes and rolls to every instance's key cache. */
+  changes: KeyChanges;
+  /** KEY_PREFIX. */
+  prefix: string;
+  /** MAX_ACTIVE_KEYS_PER_WALLET. */
+  maxActiveKeys: number;
+}
+
+/** The key store over the database (see keys/store.ts for the SQL and its locking). */
+export function createKeyStore({ db, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
+  return {
+    async create(params) {
+      const created = await createKey(db, { ...params, prefix, maxActiveKeys });
+      if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
+      return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now) };
+    },
+    async list(params) {
+      const page = await listKeys(db, params);
+      return { keys: page.rows.map((row) => toApiKey(row, params.now)), nextCursor: page.nextCursor };
+    },
+    async revoke(params) {
+      const row = await revokeKey(db, changes, params);
+      return row === null ? null : toApiKey(row, params.now);
+    },
+    async roll(params) {
+      const rolled = await rollKey(db, changes, { ...params, prefix });
+      if (!rolled.ok) return rolled;
+      return {
+        ok: true,
+        key: rolled.key,
+        apiKey: toApiKey(rolled.row, params.now),
+        previous: toApiKey(rolled.previous, params.now),
+      };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/** The HTTP methods the REST surface uses. */
+export type RestMethod = "GET" | "POST" | "DELETE";
+
+/**
+ * A procedure's meta: how it appears in the OpenAPI document. The project's own type rather than
+ * trpc-to-openapi's `OpenApiMeta`, so `AppRouter` names no server-only package; trpc-to-openapi
+ * reads these fields by the same names. A type alias, not an interface, so it stays assignable to
+ * the `Record<string, unknown>` meta that trpc-to-openapi's generator takes.
+ */
+export type ProcedureMeta = {
+  openapi?: {
+    method: RestMethod;
+    path: `/${string}`;
+    /** false for public operations (no session token). */
+    protect: boolean;
+    tags: string[];
+    summary: string;
+    description: string;
+  };
+};
+
+/** Error statuses a route may answer beyond 400, 500 and 503, which every route can. */
+export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 415;
+
+/** How one procedure is served as REST: declared beside the procedure, read by the REST table and the OpenAPI document. */
+export interface HttpPolicy {
+  method: RestMethod;
+  /** The path template; `{name}` segments are input fields. */
+  path: `/${string}`;
+  /** 201 for routes that create something. */
+  successStatus: 200 | 201;
+  errors: readonly ErrorStatus[];
+  /** `session`: needs `Authorization: Bearer <session token>`. */
+  security: "session" | "public";
+}
+
+/** A procedure's `meta.openapi` from its HTTP policy and its documentation. */
+export function openApiMeta(
+  policy: HttpPolicy,
+  docs: { tags: string[]; summary: string; description: string },
+): ProcedureMeta {
+  return {
+    openapi: { method: policy.method, path: policy.path, protect: policy.security === "session", ...docs },
+  };
+}

@@ -1,0 +1,34 @@
+import type { SiweSettings } from "./auth/siwe.js";
+import { createNonceStore, createSessionStore, createSiweChecker } from "./auth/stores.js";
+import type { ProcedureServices } from "./context.js";
+import type { Database } from "./db/database.js";
+import type { RawQuery } from "./db/raw.js";
+import type { Env } from "./env.js";
+import { createKeyStore } from "./keys/key-store.js";
+import { createUsageReader } from "./usage/read.js";
+import { createKeyChanges } from "./verify/key-changes.js";
+import type { VerificationServices } from "./verify/services.js";
+
+/** Builds the services procedures see, over the database and the verification services. */
+export function createProcedureServices(
+  env: Env,
+  database: Database,
+  rawQuery: RawQuery,
+  siwe: SiweSettings,
+  verification: VerificationServices,
+): ProcedureServices {
+  const { db } = database;
+  return {
+    keys: createKeyStore({
+      db,
+      changes: createKeyChanges(verification.cache),
+      prefix: env.KEY_PREFIX,
+      maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,
+    }),
+    sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
+    nonces: createNonceStore(db),
+    siwe: createSiweChecker(siwe),
+    usage: createUsageReader(db, rawQuery),
+    verifier: verification.verifier,
+  };
+}

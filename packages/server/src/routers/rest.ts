@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import type { HttpPolicy } from "../procedure-meta.js";
+import { createKeyInput, listKeysInput, revokeKeyInput, rollKeyInput } from "../schemas/api-key.js";
+import { verifyInput } from "../schemas/auth.js";
+import { noInput } from "../schemas/common.js";
+import { usageInput } from "../schemas/usage.js";
+import { verifyKeyInput } from "../schemas/verification.js";
+import type { AppCaller } from "./_app.js";
+import { authHttp } from "./auth.js";
+import { keysHttp } from "./keys.js";
+import { usageHttp } from "./usage.js";
+
+/** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
+export interface RestRoute extends HttpPolicy {
+  /** The procedure's own input schema (the REST mapping reads which query fields are numbers). */
+  input: z.ZodType;
+  /**
+   * Calls the procedure when `raw` passes its input schema (the procedure then parses it again,
+   * exactly as over /trpc); null, calling nothing, when it does not.
+   */
+  call(caller: AppCaller, raw: unknown): Promise<unknown> | null;
+}
+
+function isInput<S extends z.ZodType>(schema: S, value: unknown): value is z.input<S> {
+  return schema.safeParse(value).success;
+}
+
+/**
+ * Pairs a procedure's HTTP policy with its input schema and its caller method. The compiler checks
+ * `call` against `AppRouter`: the schema's input type must be what the procedure takes.
+ */
+function restRoute<S extends z.ZodType>(
+  policy: HttpPolicy,
+  input: S,
+  call: (caller: AppCaller, input: z.input<S>) => Promise<unknown>,
+): RestRoute {
+  return { ...policy, input, call: (caller, raw) => (isInput(input, raw) ? call(caller, raw) : null) };
+}
+
+/** Every procedure served as REST; the REST mapping and the OpenAPI document both read this list. */
+export const REST_ROUTES: readonly RestRoute[] = [
+  restRoute(authHttp.nonce, noInput, (caller, input) => caller.auth.nonce(input)),
+  restRoute(authHttp.verify, verifyInput, (caller, input) => caller.auth.verify(input)),
+  restRoute(authHttp.logout, noInput, (caller, input) => caller.auth.logout(input)),
+  restRoute(keysHttp.create, createKeyInput, (caller, input) => caller.keys.create(input)),
+  restRoute(keysHttp.list, listKeysInput, (caller, input) => caller.keys.list(input)),
+  restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),
+  restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
+  restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
+  restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
+];

@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import type { RawQuery } from "../db/raw.js";
+import { apiKeys } from "../db/schema/index.js";
+import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
+import { buildUsage, type Usage, type UsageRange } from "./series.js";
+
+/** Reads a wallet's usage from the hourly and daily rollups. */
+export interface UsageReader {
+  /**
+   * The wallet's usage over a resolved range, for all its keys or only `keyId`.
+   * @returns null when `keyId` is not one of the wallet's keys.
+   */
+  read(params: { wallet: string; range: UsageRange; keyId: string | null }): Promise<Usage | null>;
+}
+
+/** The usage reader over the database: drizzle for the key check, raw SQL for the rollup read. */
+export function createUsageReader(db: Db, rawQuery: RawQuery): UsageReader {
+  return {
+    async read({ wallet, range, keyId }) {
+      let include: { keyId: string; name: string }[] = [];
+      if (keyId !== null) {
+        // A filtered key shows even without usage, so it must be this wallet's.
+        const [key] = await db
+          .select({ keyId: apiKeys.id, name: apiKeys.name })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.id, keyId), eq(apiKeys.wallet, wallet)))
+          .limit(1);
+        if (!key) return null;
+        include = [key];
+      }
+      const rows = parseUsageRows(
+        await rawQuery(USAGE_ROWS_SQL[range.granularity], usageRowsParams(wallet, range, keyId)),
+      );
+      return buildUsage({ wallet, range, rows, include });
+    },
+  };
+}

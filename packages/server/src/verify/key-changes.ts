@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import type { KeyCache } from "./cache.js";
+import { INVALIDATION_CHANNEL } from "./invalidation.js";
+
+/** A drizzle transaction, as `Db.transaction` hands it to its callback. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Marks a key as changed inside the running transaction. */
+export type KeyChanged = (keyId: string) => Promise<void>;
+
+/** The one place that tells verifiers a key changed (revoked, rolled). */
+export interface KeyChanges {
+  /**
+   * Runs `change` in a transaction. Each id it passes to `keyChanged` is NOTIFYed inside that
+   * transaction, so every instance's cache forgets the key once (and only if) it commits; this
+   * instance's cache forgets it right after the commit, so its very next verification sees the
+   * change without waiting for its own notification to come back.
+   */
+  transaction<T>(db: Db, change: (tx: Tx, keyChanged: KeyChanged) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Key-change notification over the local cache and PostgreSQL NOTIFY (which the invalidation bus
+ * of every instance listens to).
+ * @example const row = await changes.transaction(db, async (tx, keyChanged) => { ...; await keyChanged(id); return row; });
+ */
+export function createKeyChanges(cache: Pick<KeyCache, "invalidate">): KeyChanges {
+  return {
+    async transaction(db, change) {
+      const changed: string[] = [];
+      const result = await db.transaction((tx) =>
+        change(tx, async (keyId) => {
+          await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`);
+          changed.push(keyId);
+        }),
+      );
+      for (const keyId of changed) cache.invalidate(keyId);
+      return result;
+    },
+  };
+}
