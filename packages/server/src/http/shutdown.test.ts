@@ -77,7 +77,8 @@ describe("createGracefulShutdown", () => {
     // The answer is end()ed on the server but most of it still sits in its buffers.
     client.socket.pause();
     const closed = shutdown.close(30_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // close() ends or destroys sockets synchronously; one turn of the event loop lets a wrong destroy show.
+    await new Promise((resolve) => setImmediate(resolve));
     client.socket.resume();
     expect(await client.ended).toBe("end");
     await closed;
@@ -93,7 +94,7 @@ describe("createGracefulShutdown", () => {
     idle.socket.write(get("/fast"));
     await idle.waitFor("fast done");
     expect(idle.received()).toMatch(/connection: keep-alive/i);
-    while (!handled.includes("/slow")) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => handled).toContain("/slow");
 
     const closed = shutdown.close(30_000);
     expect(await idle.ended).toBe("end");
@@ -126,7 +127,7 @@ describe("createGracefulShutdown", () => {
     const port = await start();
     const stuck = rawClient(port);
     stuck.socket.write(get("/never"));
-    while (!handled.includes("/never")) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => handled).toContain("/never");
     const gone = new Promise((resolve) => stuck.socket.once("close", resolve));
     await shutdown.close(100);
     await gone;

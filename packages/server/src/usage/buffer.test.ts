@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createUsageBuffer, type UsageBatch, type UsageBuffer } from "./buffer.js";
 import { USAGE_OUTCOMES } from "./outcome.js";
 
@@ -9,6 +9,7 @@ const W = "0x000000000000000000000000000000000000dEaD";
 
 const open: UsageBuffer[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(open.splice(0).map((b) => b.close().catch(() => undefined)));
 });
 
@@ -35,14 +36,6 @@ function buffer(options: Parameters<typeof createUsageBuffer>[0]): UsageBuffer {
   const b = createUsageBuffer({ flushIntervalMs: 60_000, ...options });
   open.push(b);
   return b;
-}
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe("usage buffer", () => {
@@ -89,17 +82,21 @@ describe("usage buffer", () => {
   });
 
   it("flushes on its interval", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const out = collectingSink();
     const usage = buffer({ sink: out.sink, flushIntervalMs: 20 });
     usage.record("key_a", W, "EXPIRED", T0);
-    await until(() => out.total() === 1);
+    await vi.advanceTimersByTimeAsync(19);
+    expect(out.total()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect.poll(() => out.total()).toBe(1);
   });
 
   it("flushes early once the pending rows reach the bound", async () => {
     const out = collectingSink();
     const usage = buffer({ sink: out.sink, maxPendingRows: 10 });
     for (let i = 0; i < 10; i++) usage.record(`key_${i}`, W, "VALID", T0);
-    await until(() => out.total() === 10);
+    await expect.poll(() => out.total()).toBe(10);
   });
 
   it("keeps the rows of a failed flush and writes them with the next one", async () => {
@@ -122,6 +119,7 @@ describe("usage buffer", () => {
   });
 
   it("retries a failed background flush on a later tick and reports the error", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const out = collectingSink();
     const errors: unknown[] = [];
     let calls = 0;
@@ -135,7 +133,11 @@ describe("usage buffer", () => {
       },
     });
     usage.record("key_a", W, "VALID", T0);
-    await until(() => out.total() === 1);
+    await vi.advanceTimersByTimeAsync(20);
+    await expect.poll(() => errors).toHaveLength(1);
+    expect(out.total()).toBe(0);
+    await vi.advanceTimersByTimeAsync(20);
+    await expect.poll(() => out.total()).toBe(1);
     expect(errors).toHaveLength(1);
   });
 
@@ -147,7 +149,7 @@ describe("usage buffer", () => {
       sink: async (batch) => {
         active++;
         maxActive = Math.max(maxActive, active);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setImmediate(r)); // a write that spans a turn of the event loop
         written += batch.counts.reduce((s, r) => s + r.count, 0);
         active--;
       },
@@ -168,7 +170,7 @@ describe("usage buffer", () => {
     usage = buffer({
       sink: async (batch) => {
         if (out.batches.length === 0) usage?.record("key_late", W, "VALID", T0);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setImmediate(r)); // a write that spans a turn of the event loop
         await out.sink(batch);
       },
     });

@@ -14,6 +14,8 @@ export interface KeyCacheOptions {
   negativeMax?: number;
   /** How long an unknown hash is remembered. Default 60 s. */
   negativeTtlMs?: number;
+  /** The TTL clock in ms, above 0; default lru-cache's (`performance.now`). Tests move one by hand. */
+  now?: () => number;
 }
 
 /** The in-process cache of key records by secret hash, with an id index for invalidation. */
@@ -40,7 +42,10 @@ export interface KeyCache {
  */
 export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
   const idToHash = new Map<string, string>();
+  // An injected clock is read on every check (lru-cache otherwise reuses a reading for 1 ms).
+  const clock = options.now === undefined ? {} : { perf: { now: options.now }, ttlResolution: 0 };
   const records = new LRUCache<string, KeyRecord>({
+    ...clock,
     max: options.max ?? 100_000,
     ttl: options.ttlMs ?? 60_000,
     // Keeps the id index exactly as large as the cache, whatever removes an entry.
@@ -49,6 +54,7 @@ export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
     },
   });
   const unknown = new LRUCache<string, true>({
+    ...clock,
     max: options.negativeMax ?? 10_000,
     ttl: options.negativeTtlMs ?? 60_000,
   });

@@ -12,14 +12,6 @@ import {
   NOTIFY_SQL,
 } from "./invalidation.js";
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 function heard(bus: InvalidationBus): Invalidation[] {
   const events: Invalidation[] = [];
   bus.subscribe((e) => events.push(e));
@@ -41,7 +33,7 @@ describe("invalidation bus on PGlite", () => {
     const onA = heard(a);
     const onB = heard(b);
     await a.publish("key_pglite1");
-    await until(() => onB.length > 0 && onA.length > 0);
+    await expect.poll(() => onA.length > 0 && onB.length > 0).toBe(true);
     expect(onB).toEqual([keyEvent("key_pglite1")]);
     await Promise.all([a.close(), b.close()]);
   });
@@ -58,7 +50,7 @@ describe("invalidation bus on PGlite", () => {
     await pg.transaction(async (tx) => {
       await tx.query(NOTIFY_SQL, [INVALIDATION_CHANNEL, "key_committed"]);
     });
-    await until(() => events.length > 0);
+    await expect.poll(() => events.length).toBeGreaterThan(0);
     expect(events).toEqual([keyEvent("key_committed")]);
     await bus.close();
   });
@@ -93,7 +85,7 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
     const b = await createInvalidationBus({ kind: "postgres", client: instance() });
     const onB = heard(b);
     await a.publish("key_pg1");
-    await until(() => onB.some((e) => e.kind === "key"));
+    await expect.poll(() => onB.some((e) => e.kind === "key")).toBe(true);
     expect(onB.filter((e) => e.kind === "key")).toEqual([keyEvent("key_pg1")]);
     await Promise.all([a.close(), b.close()]);
   });
@@ -115,7 +107,7 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
     await writer.begin(async (tx) => {
       await tx.unsafe(NOTIFY_SQL, [INVALIDATION_CHANNEL, "key_cached"]);
     });
-    await until(() => cache.get("hash_cached") === undefined);
+    await expect.poll(() => cache.get("hash_cached")).toBeUndefined();
     await bus.close();
   });
 
@@ -131,10 +123,10 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
       [name],
     );
     expect(terminated).toHaveLength(1);
-    await until(() => resyncs() > before, 10_000);
+    await expect.poll(resyncs).toBeGreaterThan(before);
     const other = await createInvalidationBus({ kind: "postgres", client: instance() });
     await other.publish("key_after_reconnect");
-    await until(() => events.some((e) => e.kind === "key"));
+    await expect.poll(() => events.some((e) => e.kind === "key")).toBe(true);
     expect(events.filter((e) => e.kind === "key")).toEqual([keyEvent("key_after_reconnect")]);
     await Promise.all([bus.close(), other.close()]);
   });

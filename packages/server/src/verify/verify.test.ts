@@ -206,7 +206,7 @@ describe("verifyKey", () => {
     const { key, hash, record } = w.add();
     const release = w.hold();
     const early = w.verifier.verify(key); // reads the row while it is still active
-    await new Promise((r) => setTimeout(r, 5));
+    await expect.poll(() => w.loads()).toBe(1); // the row is read; the load is held at the gate
     w.update(hash, { revokedAt: new Date(T0) });
     w.cache.invalidate(record.id);
     const late = w.verifier.verify(key);

@@ -58,24 +58,3 @@ export function createLoadClient(baseUrl: string, maxSockets = 64): LoadClient {
     close: () => agent.destroy(),
   };
 }
-
-/**
- * Calls `probe` until it returns a value `done` accepts, then returns that value; throws after
- * `timeoutMs`, or when `minAttempts` attempts have all failed if the deadline passed sooner.
- */
-export async function pollUntil<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  { timeoutMs = 10_000, intervalMs = 25, minAttempts = 1 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  for (let attempt = 1; ; attempt++) {
-    last = await probe();
-    if (done(last)) return last;
-    if (Date.now() > deadline && attempt >= minAttempts) {
-      throw new Error(`condition not met after ${attempt} attempts: last ${JSON.stringify(last)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
