@@ -1,0 +1,167 @@
+// `pnpm start` and `pnpm dev` at the root: the API server and the dashboard proxy together, on the
+// ports SERVER_PORT (default 3000) and DASHBOARD_PORT (default 3001). Each package also starts alone
+// (`pnpm --filter <package> start`, which honours PORT and HOST); this script only builds them once,
+// chooses their ports and data folder, and runs them as one program: output prefixed per service,
+// Ctrl-C or SIGTERM forwarded to both, exit 0 after a clean stop, non-zero when a service dies. The
+// package.json scripts `exec` it, so no shell sits between pnpm and this process to fail on Ctrl-C.
+// Usage: node scripts/start.mjs [--dev]   (--dev: reload on change with `tsx watch`, no build)
+import { spawn, spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DEV = process.argv.includes("--dev");
+const POLL_MS = 200;
+
+/** Reads a port setting, or exits with a line naming it. */
+function portSetting(name, fallback) {
+  const raw = process.env[name]?.trim() || String(fallback);
+  const port = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65_535) {
+    process.stderr.write(`keyport: ${name} must be a port number from 1 to 65535 (got "${raw}")\n`);
+    process.exit(1);
+  }
+  return port;
+}
+
+/** The URL to open for a service on HOST:port (an unset or wildcard HOST is shown as localhost). */
+function urlFor(host, port) {
+  if (!host || host === "0.0.0.0" || host === "::") return `http://localhost:${port}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Where to probe a service's /healthz: loopback unless HOST names one address. */
+function healthUrl(host, port) {
+  if (!host || host === "0.0.0.0" || host === "::") return `http://127.0.0.1:${port}/healthz`;
+  return `${urlFor(host, port)}/healthz`;
+}
+
+const serverPort = portSetting("SERVER_PORT", 3000);
+const dashboardPort = portSetting("DASHBOARD_PORT", 3001);
+const { PORT, ...passedEnv } = process.env;
+if (PORT !== undefined) {
+  process.stderr.write(
+    "keyport: PORT is ignored here; set SERVER_PORT (API) and DASHBOARD_PORT (dashboard)\n",
+  );
+}
+const host = process.env.HOST?.trim() || undefined;
+// Data lives where the user ran `pnpm start` (the repository root), not under packages/server.
+const dataDir = resolve(ROOT, process.env.DATA_DIR?.trim() || ".data");
+
+const services = [
+  {
+    name: "server",
+    pkg: "@keyport/server",
+    dir: "packages/server",
+    port: serverPort,
+    env: { PORT: String(serverPort), DATA_DIR: dataDir },
+  },
+  {
+    name: "dashboard",
+    pkg: "@keyport/dashboard-proxy",
+    dir: "packages/dashboard-proxy",
+    port: dashboardPort,
+    env: { PORT: String(dashboardPort) },
+  },
+  // Issue 9 adds here: the dashboard's Vite dev server under --dev (its built files are served by the
+  // proxy otherwise), and KEYPORT_URL, PUBLIC_ORIGIN and SIWE_DOMAINS derived from the two ports.
+];
+
+function build() {
+  // Under --dev, tsx runs each package from source; only their workspace dependencies need a build.
+  const filters = services.flatMap((service) => ["--filter", `${service.pkg}${DEV ? "^..." : ""}`]);
+  process.stdout.write(DEV ? "keyport: building workspace dependencies...\n" : "keyport: building...\n");
+  const result = spawnSync("pnpm", ["--silent", ...filters, "run", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    shell: process.platform === "win32",
+  });
+  if (result.status !== 0) {
+    process.stderr.write("keyport: the build failed (see above)\n");
+    process.exit(1);
+  }
+}
+
+function command() {
+  if (!DEV) return ["--enable-source-maps", "dist/main.js"];
+  return [fileURLToPath(import.meta.resolve("tsx/cli")), "watch", "src/main.ts"];
+}
+
+/** Copies a child's stream line by line, each line prefixed with the service's name. */
+function prefixLines(stream, label, out) {
+  createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+    out.write(`${label} ${line}\n`);
+  });
+}
+
+build();
+const width = Math.max(...services.map((service) => service.name.length));
+let stopping = false;
+let failed = false;
+
+const running = services.map((service) => {
+  const child = spawn(process.execPath, command(), {
+    cwd: resolve(ROOT, service.dir),
+    env: { ...passedEnv, ...service.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const label = `${service.name.padEnd(width)} |`;
+  prefixLines(child.stdout, label, process.stdout);
+  prefixLines(child.stderr, label, process.stderr);
+  const exited = new Promise((resolveExit) => {
+    child.once("exit", (code, signal) => {
+      if (!stopping) {
+        failed = true;
+        process.stderr.write(
+          `keyport: the ${service.name} stopped (${signal ?? `exit code ${code}`}); stopping the others\n`,
+        );
+        stopAll("SIGTERM");
+      } else if (code !== 0) {
+        failed = true;
+      }
+      resolveExit();
+    });
+  });
+  return { service, child, exited };
+});
+
+// A Ctrl-C reaches this process twice (from the terminal and forwarded by pnpm) and each service
+// directly as well: stopping is idempotent here and in both services, and each bounds its own drain.
+function stopAll(signal) {
+  stopping = true;
+  for (const { child } of running) {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  }
+}
+
+process.on("SIGINT", () => stopAll("SIGINT"));
+process.on("SIGTERM", () => stopAll("SIGTERM"));
+
+async function waitHealthy({ service, exited }) {
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  while (!done && !stopping) {
+    try {
+      const response = await fetch(healthUrl(host, service.port), { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((wake) => setTimeout(wake, POLL_MS));
+  }
+  return false;
+}
+
+const healthy = await Promise.all(running.map(waitHealthy));
+if (healthy.every(Boolean) && !stopping) {
+  const api = urlFor(host, serverPort);
+  process.stdout.write(
+    `\nKeyport is running: API ${api} (docs ${api}/docs), dashboard ${urlFor(host, dashboardPort)}\n` +
+      `${process.env.DATABASE_URL?.trim() ? "" : `Data in ${dataDir}. `}Press Ctrl-C to stop.\n\n`,
+  );
+}
+await Promise.all(running.map(({ exited }) => exited));
+process.exit(failed ? 1 : 0);
