@@ -15,9 +15,9 @@ import {
   simplePriceQuerySchema,
   simplePriceResponseSchema,
 } from "@keyport/dashboard-proxy/schemas";
+import { validationFailure } from "@keyport/errors";
 import type { z } from "zod";
 import { streamChat } from "./chat-stream.js";
-import { validationError } from "./errors.js";
 import { type FetchFunction, readJson, send } from "./proxy-response.js";
 
 /** Options of `createDashboardClient`. */
@@ -84,7 +84,7 @@ export function createDashboardClient(options: DashboardClientOptions): Dashboar
   // The proxy's own schemas check the input first, so a bad call fails here, not after a round trip.
   function checked<T extends z.ZodType>(schema: T, input: unknown, message: string): void {
     const result = schema.safeParse(input);
-    if (!result.success) throw validationError(result.error, message);
+    if (!result.success) throw validationFailure(result.error, message);
   }
 
   return {
@@ -110,7 +110,7 @@ export function createDashboardClient(options: DashboardClientOptions): Dashboar
           ...(streamOptions.sessionId === undefined ? {} : { sessionId: streamOptions.sessionId }),
         };
         const parsed = chatRequestSchema.safeParse(body);
-        if (!parsed.success) return failing(validationError(parsed.error, "Invalid chat request"));
+        if (!parsed.success) return failing(validationFailure(parsed.error, "Invalid chat request"));
         return streamChat(fetchFn, `${base}/api/chat`, parsed.data, streamOptions.signal);
       },
     },

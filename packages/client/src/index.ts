@@ -12,6 +12,13 @@ export type {
   SimplePriceQuery,
   SimplePriceResponse,
 } from "@keyport/dashboard-proxy/schemas";
+// Errors (@keyport/errors, bundled into this package's build)
+export {
+  type ErrorIssue as KeyportErrorIssue,
+  KeyportError,
+  type KeyportErrorCode,
+  type KeyportErrorInit,
+} from "@keyport/errors";
 // Dashboard proxy
 export {
   type ChatStreamOptions,
@@ -19,13 +26,6 @@ export {
   type DashboardClient,
   type DashboardClientOptions,
 } from "./dashboard-client.js";
-// Errors
-export {
-  KeyportError,
-  type KeyportErrorCode,
-  type KeyportErrorInit,
-  type KeyportErrorIssue,
-} from "./errors.js";
 // Keyport server (tRPC)
 export {
   createKeyportClient,

@@ -1,3 +1,4 @@
+import { KeyportError } from "@keyport/errors";
 import {
   createTRPCClientProxy,
   httpBatchLink,
@@ -6,7 +7,6 @@ import {
   TRPCUntypedClient,
 } from "@trpc/client";
 import superjson from "superjson";
-import { KeyportError } from "./errors.js";
 import { buildSiweMessage, type SignInOptions, type SiweSigner, signerAddress, signWith } from "./sign-in.js";
 import { fromTRPCError } from "./trpc-error.js";
 import type { AppRouter, RouterOutputs } from "./types.js";

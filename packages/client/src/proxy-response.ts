@@ -1,15 +1,5 @@
-import { z } from "zod";
-import {
-  codeForStatus,
-  isKeyportErrorCode,
-  issuesOf,
-  issuesSchema,
-  KeyportError,
-  networkError,
-} from "./errors.js";
-
-// The proxy's error envelope (API.md): `{ code, message, issues? }`.
-const envelopeSchema = z.object({ code: z.string(), message: z.string(), issues: issuesSchema.optional() });
+import { issuesFromZod, KeyportError, networkError, toKeyportError } from "@keyport/errors";
+import type { z } from "zod";
 
 /** A fetch as the dashboard client calls it. */
 export type FetchFunction = typeof globalThis.fetch;
@@ -40,15 +30,8 @@ export async function errorFromResponse(response: Response): Promise<KeyportErro
   } catch {
     json = undefined;
   }
-  const envelope = envelopeSchema.safeParse(json);
-  if (envelope.success && isKeyportErrorCode(envelope.data.code)) {
-    const { code, message, issues } = envelope.data;
-    return new KeyportError({ code, status: response.status, message, issues });
-  }
-  return new KeyportError({
-    code: codeForStatus(response.status),
-    status: response.status,
-    message: `The proxy answered HTTP ${response.status}`,
+  return toKeyportError(response.status, json, {
+    fallbackMessage: `The proxy answered HTTP ${response.status}`,
   });
 }
 
@@ -61,7 +44,7 @@ export async function readJson<T extends z.ZodType>(response: Response, schema: 
       code: "BAD_GATEWAY",
       status: 502,
       message: "The proxy answered with a body of an unexpected shape",
-      issues: issuesOf(body.error),
+      issues: issuesFromZod(body.error),
     });
   }
   return body.data;

@@ -1,20 +1,9 @@
+import { type ErrorIssue, KeyportError, networkError, readIssues, toKeyportError } from "@keyport/errors";
 import { TRPCClientError } from "@trpc/client";
 import { z } from "zod";
-import {
-  codeForStatus,
-  isKeyportErrorCode,
-  issuesSchema,
-  KeyportError,
-  type KeyportErrorIssue,
-  networkError,
-} from "./errors.js";
 
 // The error shape's `data` as the server's error formatter sends it; validated, never assumed.
-const errorData = z.object({
-  code: z.string(),
-  httpStatus: z.number().int(),
-  issues: issuesSchema.nullish(),
-});
+const errorData = z.object({ code: z.string(), httpStatus: z.number().int(), issues: z.unknown() });
 
 /**
  * Turns whatever a tRPC call rejected with into a KeyportError: the server's code, HTTP status, message and
@@ -25,15 +14,11 @@ export function fromTRPCError(error: unknown): KeyportError {
   if (!(error instanceof TRPCClientError)) return networkError(error);
   const data = errorData.safeParse(error.data);
   if (data.success) {
-    const { code, httpStatus, issues } = data.data;
-    return new KeyportError({
-      code: isKeyportErrorCode(code) ? code : codeForStatus(httpStatus),
-      status: httpStatus,
-      // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
-      message: issues && issues.length > 0 ? describeIssues(issues) : error.message,
-      issues: issues ?? undefined,
-      cause: error,
-    });
+    const { code, httpStatus } = data.data;
+    const issues = readIssues(data.data.issues);
+    // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
+    const message = issues && issues.length > 0 ? describeIssues(issues) : error.message;
+    return toKeyportError(httpStatus, { code, message, issues }, { fallbackMessage: message, cause: error });
   }
   if (error.cause?.name === "AbortError") {
     return new KeyportError({
@@ -46,16 +31,14 @@ export function fromTRPCError(error: unknown): KeyportError {
   // An HTTP answer that is not a tRPC error (a gateway's HTML 502, say): keep its status.
   const response = error.meta?.response;
   if (typeof Response !== "undefined" && response instanceof Response) {
-    return new KeyportError({
-      code: codeForStatus(response.status),
-      status: response.status,
-      message: `The server answered HTTP ${response.status} without a tRPC error body`,
+    return toKeyportError(response.status, undefined, {
+      fallbackMessage: `The server answered HTTP ${response.status} without a tRPC error body`,
       cause: error,
     });
   }
   return networkError(error);
 }
 
-function describeIssues(issues: KeyportErrorIssue[]): string {
+function describeIssues(issues: ErrorIssue[]): string {
   return `Invalid input: ${issues.map((issue) => `${issue.path.join(".") || "(input)"}: ${issue.message}`).join("; ")}`;
 }

@@ -44,7 +44,8 @@ describe("other KeyportErrors", () => {
   });
 
   it("a local validation failure looks like the server's 400", () => {
-    expect(validationFailure("Invalid query", [{ path: ["days"], message: "Required" }])).toMatchObject({
+    const error = { issues: [{ path: ["days"], message: "Required" }] };
+    expect(validationFailure(error, "Invalid query")).toMatchObject({
       code: "BAD_REQUEST",
       status: 400,
       message: "Invalid query",

@@ -1,6 +1,6 @@
 import { codeForStatus, type KeyportErrorCode, NETWORK_ERROR_STATUS } from "./codes.js";
 import { readEnvelope } from "./envelope.js";
-import type { ErrorIssue } from "./issues.js";
+import { type ErrorIssue, type IssueSource, issuesFromZod } from "./issues.js";
 
 /** What a `KeyportError` is built from. */
 export interface KeyportErrorInit {
@@ -60,9 +60,12 @@ export function toKeyportError(
   });
 }
 
-/** A KeyportError for a local validation failure, shaped like the 400 a server would send. */
-export function validationFailure(message: string, issues: ErrorIssue[]): KeyportError {
-  return new KeyportError({ code: "BAD_REQUEST", status: 400, message, issues });
+/**
+ * A KeyportError for input refused before any request, shaped like the 400 a server would send.
+ * @example if (!parsed.success) throw validationFailure(parsed.error, "Invalid query")
+ */
+export function validationFailure(error: IssueSource, message: string): KeyportError {
+  return new KeyportError({ code: "BAD_REQUEST", status: 400, message, issues: issuesFromZod(error) });
 }
 
 /** A KeyportError for a request that got no HTTP response (refused, reset, DNS...). */
