@@ -14,6 +14,7 @@ import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
 import { createLogger } from "./logger.js";
+import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
@@ -54,13 +55,15 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
   const rawQuery = createRawQuery(database.driver);
-  const verification = await createVerificationServices(env, database, rawQuery, logger).catch(
+  const metrics = createServerMetrics(database);
+  const verification = await createVerificationServices(env, database, rawQuery, logger, metrics).catch(
     async (error: unknown) => {
       if (!options.database) await database.close();
       throw error;
     },
   );
   const siwe = createSiweSettings(env);
+  metrics.watch({ cache: verification.cache, usage: verification.usage });
   const services: Services = {
     database,
     env,
@@ -77,6 +80,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     services,
     restRoutes,
     openApiDocument,
+    metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
   });
   const server = createServer({ keepAliveTimeout: 5_000 });

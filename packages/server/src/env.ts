@@ -67,6 +67,13 @@ export const envSchema = z.object({
   KEY_CACHE_MAX: positiveInt(100_000),
   KEY_CACHE_TTL_MS: positiveInt(60_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.string().min(16, "must be at least 16 characters").optional()),
 });
 
 /** Parsed, validated settings. */

@@ -7,6 +7,7 @@ import { apiKeys } from "../db/schema/index.js";
 import type { Env } from "../env.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import { errorSummary } from "../logger.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { createMemoryRateLimiter } from "../ratelimit/memory.js";
 import { createRedisRateLimiter } from "../ratelimit/redis.js";
 import type { RateLimiter } from "../ratelimit/types.js";
@@ -22,7 +23,7 @@ export interface VerificationServices {
   cache: KeyCache;
   verifier: KeyVerifier;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
-  usage: Pick<UsageBuffer, "record" | "flush" | "close">;
+  usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
   /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
   shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
 }
@@ -51,6 +52,7 @@ const NO_USAGE: VerificationServices["usage"] = {
   record: () => undefined,
   flush: async () => undefined,
   close: async () => undefined,
+  pendingRows: 0,
 };
 
 /**
@@ -63,6 +65,7 @@ export async function createVerificationServices(
   database: Database,
   rawQuery: RawQuery,
   logger: Logger,
+  metrics: ServerMetrics,
 ): Promise<VerificationServices> {
   const cache = createKeyCache({ max: env.KEY_CACHE_MAX, ttlMs: env.KEY_CACHE_TTL_MS });
   const bus = await createInvalidationBus(database.driver);
@@ -82,7 +85,7 @@ export async function createVerificationServices(
   const usage =
     env.USAGE_RECORDING === "on"
       ? createUsageBuffer({
-          sink: createSqlUsageSink((text, params) => rawQuery(text, params)),
+          sink: metrics.usage.countFlushes(createSqlUsageSink((text, params) => rawQuery(text, params))),
           flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
           onError: (error) => logger.error({ err: errorSummary(error) }, "usage flush failed; will retry"),
         })
@@ -95,6 +98,7 @@ export async function createVerificationServices(
     cache,
     rateLimiter,
     usage,
+    metrics: metrics.verifier,
   });
 
   const shutdownSteps: VerificationServices["shutdownSteps"] = [

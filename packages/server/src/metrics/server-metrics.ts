@@ -1,0 +1,44 @@
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { Database } from "../db/database.js";
+import type { KeyCache } from "../verify/cache.js";
+import { createDatabaseMetrics } from "./database.js";
+import { createHttpMetrics, type HttpMetrics } from "./http.js";
+import { createUsageMetrics, type UsageMetrics } from "./usage.js";
+import { createVerifierMetrics, type VerifierMetrics } from "./verification.js";
+
+/** What the gauges read at scrape time, known once the verification services exist. */
+export interface WatchedSources {
+  cache: KeyCache;
+  usage: { readonly pendingRows: number };
+}
+
+/** One app's metrics: its own registry (tests run several apps in one process). */
+export interface ServerMetrics {
+  registry: Registry;
+  http: HttpMetrics;
+  verifier: VerifierMetrics;
+  usage: UsageMetrics;
+  /** Points the key cache and usage buffer gauges at the app's instances. */
+  watch(sources: WatchedSources): void;
+}
+
+/**
+ * Creates a registry holding the process defaults (`collectDefaultMetrics`: CPU, memory, event
+ * loop lag, GC, handles), HTTP, verification, key cache, usage buffer and database metrics.
+ * @example const metrics = createServerMetrics(database); await metrics.registry.metrics();
+ */
+export function createServerMetrics(database: Database): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let sources: WatchedSources | undefined;
+  createDatabaseMetrics(registry, database);
+  return {
+    registry,
+    http: createHttpMetrics(registry),
+    verifier: createVerifierMetrics(registry, () => sources?.cache),
+    usage: createUsageMetrics(registry, () => sources?.usage.pendingRows ?? 0),
+    watch: (watched) => {
+      sources = watched;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { inferRouterInputs } from "@trpc/server";
+import type { AppRouter } from "../routers/_app.js";
+
+type Inputs = inferRouterInputs<AppRouter>;
+/** Every procedure path of the router, e.g. `"keys.verify"`. */
+type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs &
+  string];
+
+// A record over the router's own type: the compiler refuses a procedure missing here or one
+// listed here that the router no longer has, without reading tRPC's internals at run time.
+const PROCEDURES: Record<ProcedurePath, true> = {
+  "auth.nonce": true,
+  "auth.verify": true,
+  "auth.logout": true,
+  "keys.create": true,
+  "keys.list": true,
+  "keys.revoke": true,
+  "keys.roll": true,
+  "keys.verify": true,
+  "usage.get": true,
+};
+
+const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));
+const PREFIX = "/trpc/".length;
+
+/**
+ * The metrics label of a `/trpc/...` path: `/trpc/<procedure>` for one known procedure,
+ * `/trpc/(batch)` for a batch of known procedures, `/trpc/(unknown)` otherwise, `/trpc` for the
+ * bare base path. Anything a caller typed beyond the known names never becomes a label.
+ * @example trpcRouteLabel("/trpc/keys.list") // "/trpc/keys.list"
+ */
+export function trpcRouteLabel(pathname: string): string {
+  if (pathname.length <= PREFIX) return "/trpc";
+  const path = pathname.slice(PREFIX);
+  const label = LABELS.get(path);
+  if (label !== undefined) return label;
+  if (path.includes(",") && path.split(",").every((part) => LABELS.has(part))) return "/trpc/(batch)";
+  return "/trpc/(unknown)";
+}
