@@ -27,7 +27,8 @@ export async function spawnServer(
   env: Record<string, string>,
   startTimeoutMs = 60_000,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // `source`: @keyport/errors from its TypeScript too (its `import` export is a build output).
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["pipe", "pipe", "pipe"],
