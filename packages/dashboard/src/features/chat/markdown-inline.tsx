@@ -4,7 +4,7 @@ import { safeHref } from "./safe-href";
 // One pass over the text finds the earliest inline construct; everything between is plain text,
 // which React escapes, so an agent's raw HTML is shown as text and never parsed.
 const INLINE =
-  /`([^`\n]+)`|!\[([^\]\n]*)\]\(([^()\s]*)\)|\[([^\]\n]+)\]\(([^()\s]*)\)|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\s][^*\n]*)\*|(?<![A-Za-z0-9])_([^_\s][^_\n]*)_(?![A-Za-z0-9])|<(https?:\/\/[^\s<>]+)>/g;
+  /`([^`\n]+)`|!\[([^\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)\)|\[([^\]\n]+)\]\(((?:[^()\s]|\([^()\s]*\))*)\)|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\s][^*\n]*)\*|(?<![A-Za-z0-9])_([^_\s][^_\n]*)_(?![A-Za-z0-9])|<(https?:\/\/[^\s<>]+)>/g;
 
 const MAX_DEPTH = 4;
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { formatCount, formatDateTime } from "../../lib/format";
+import { formatCount, formatDate, formatDateTime } from "../../lib/format";
 import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
 import { type ApiKey, keyStatusWords } from "./key-status";
@@ -12,8 +12,15 @@ function rateLimitWords(key: ApiKey): string {
 }
 
 /** The keys as a table: name, key start, status in words, dates, rate limit, and Roll/Revoke. */
-export function KeysTable({ keys }: { keys: ApiKey[] }) {
-  const now = useNow();
+export function KeysTable({
+  keys,
+  now: fixedNow,
+}: {
+  keys: ApiKey[] /** For tests: a fixed clock. */;
+  now?: Date;
+}) {
+  const ticking = useNow();
+  const now = fixedNow ?? ticking;
   return (
     <TableScroll label="API keys">
       <table className="table">
@@ -41,6 +48,16 @@ export function KeysTable({ keys }: { keys: ApiKey[] }) {
   );
 }
 
+// The date keeps the table narrow; the exact time is in the title and the machine-readable attribute.
+function DateCell({ value, empty }: { value: Date | null; empty: string }) {
+  if (value === null) return <span className="muted">{empty}</span>;
+  return (
+    <time dateTime={value.toISOString()} title={formatDateTime(value)}>
+      {formatDate(value)}
+    </time>
+  );
+}
+
 function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
   const nameId = useId();
   const status = keyStatusWords(apiKey, now);
@@ -55,15 +72,23 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       <td>
         <span className={`badge badge-${apiKey.status}`}>{status}</span>
       </td>
-      <td>{formatDateTime(apiKey.createdAt)}</td>
-      <td>{formatDateTime(apiKey.lastUsedAt)}</td>
-      <td>{formatDateTime(apiKey.expiresAt)}</td>
+      <td>
+        <DateCell value={apiKey.createdAt} empty="never" />
+      </td>
+      <td>
+        <DateCell value={apiKey.lastUsedAt} empty="never" />
+      </td>
+      <td>
+        <DateCell value={apiKey.expiresAt} empty="never" />
+      </td>
       <td>{rateLimitWords(apiKey)}</td>
-      <td className="row-actions">
-        {apiKey.status === "active" && apiKey.revokedAt === null ? (
-          <RollKeyDialog apiKey={apiKey} describedBy={nameId} />
-        ) : null}
-        {apiKey.status === "active" ? <RevokeKeyDialog apiKey={apiKey} describedBy={nameId} /> : null}
+      <td>
+        <div className="row-actions">
+          {apiKey.status === "active" && apiKey.revokedAt === null ? (
+            <RollKeyDialog apiKey={apiKey} describedBy={nameId} />
+          ) : null}
+          {apiKey.status === "active" ? <RevokeKeyDialog apiKey={apiKey} describedBy={nameId} /> : null}
+        </div>
       </td>
     </tr>
   );
