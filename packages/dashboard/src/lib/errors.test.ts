@@ -1,0 +1,28 @@
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { describeError, errorStatus, isUnauthorized } from "./errors";
+import { HttpError } from "./http";
+
+describe("errors", () => {
+  it("reads the status of the proxy's routes and of tRPC calls", () => {
+    expect(errorStatus(new HttpError(401, "Not signed in"))).toBe(401);
+    const trpc = new TRPCClientError("UNAUTHORIZED", {
+      result: {
+        error: { code: -32001, message: "UNAUTHORIZED", data: { code: "UNAUTHORIZED", httpStatus: 401 } },
+      },
+    });
+    expect(isUnauthorized(trpc)).toBe(true);
+    expect(errorStatus(new TypeError("Failed to fetch"))).toBeUndefined();
+  });
+
+  it("says what to do without server details", () => {
+    expect(describeError(new TypeError("Failed to fetch"))).toMatch(/Cannot reach Keyport/);
+    expect(describeError(new HttpError(503, "upstream db at 10.0.0.3 down"))).toBe(
+      "The Keyport server is not answering right now. Try again in a moment.",
+    );
+    expect(describeError(new HttpError(500, "stack trace"))).not.toContain("stack");
+    expect(describeError(new HttpError(409, "This wallet already holds the maximum of 50 active keys"))).toBe(
+      "This wallet already holds the maximum of 50 active keys",
+    );
+  });
+});
