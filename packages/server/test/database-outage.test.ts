@@ -40,13 +40,11 @@ describe.runIf(TEST_DATABASE_URL)("PostgreSQL unreachable", () => {
       expect((await verifyOver(server.baseUrl, key)).code).toBe("VALID");
 
       await admin.unsafe(`alter database "${name}" allow_connections true`);
-      const deadline = Date.now() + 10_000;
-      let status = 0;
-      while (status !== 200 && Date.now() < deadline) {
-        status = (await request(server.baseUrl, "GET", `/api-keys/${wallet}`, { token })).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(status).toBe(200);
+      await expect
+        .poll(async () => (await request(server.baseUrl, "GET", `/api-keys/${wallet}`, { token })).status, {
+          interval: 100,
+        })
+        .toBe(200);
       expect(server.output()).not.toContain(key);
     } finally {
       await admin.unsafe(`alter database "${name}" allow_connections true`).catch(() => undefined);

@@ -122,17 +122,12 @@ describe(`the server process under load [${KIND}]`, () => {
       for (const code of COUNTED)
         expect(all.reduce((sum, counts) => sum + counts[code], 0)).toBeGreaterThan(0);
       // Flushes run every 500 ms; give them a bounded while to land, then demand exact equality.
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const matches = await Promise.all(
-          tenants.map(
-            async (t) =>
-              JSON.stringify(await usageTotals(server.baseUrl, t)) === JSON.stringify(expected.get(t.wallet)),
-          ),
-        );
-        if (matches.every(Boolean) || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await expect
+        .poll(() => Promise.all(tenants.map((t) => usageTotals(server.baseUrl, t))), {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toEqual(tenants.map((t) => expected.get(t.wallet)));
       await expectUsageToMatch();
       console.info(`load [${KIND}]: ${JSON.stringify(Object.fromEntries(tally.statuses))}`);
     },
@@ -153,7 +148,8 @@ describe(`the server process under load [${KIND}]`, () => {
       running: () => !stopping || Date.now() < stoppedAt + 30_000,
       stopOnThrow: true,
     });
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Traffic is in full flow (every worker has had answers) before the SIGTERM.
+    await expect.poll(() => tally.timeline.length, { timeout: 30_000 }).toBeGreaterThan(WORKERS * 20);
     // SIGTERM while all 50 workers are mid-request; they stop at their first refused connection.
     const exited = stop();
     stopping = true;
