@@ -7,6 +7,8 @@ import { createGuards, originVerdict } from "./http/guards.js";
 import { createAccessLogger, createLogger } from "./http/logger.js";
 import { corsHeaders } from "./http/origin.js";
 import { createRateLimiter } from "./http/rate-limit.js";
+import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
+import { createProxyMetrics } from "./metrics/proxy-metrics.js";
 import { registerChatRoute } from "./routes/chat.js";
 import { type PriceCacheOptions, registerPriceRoutes } from "./routes/prices.js";
 import { MAX_BODY_BYTES } from "./schemas/chat.js";
@@ -50,6 +52,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   const accessLogger = createAccessLogger(env.LOG_LEVEL, options.logDestination);
   const allowedOrigins = new Set(env.ALLOWED_ORIGINS);
   const startedAt = new WeakMap<H3Event, number>();
+  // Per app, not prom-client's global registry: tests run several apps in one process.
+  const metrics = createProxyMetrics();
 
   const app = new H3({
     // h3 would print unhandled errors in full; ours go through pino without request data.
@@ -66,7 +70,11 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
           response.headers.set(name, value);
       }
-      logRequest(accessLogger, event, response.status, startedAt.get(event));
+      const started = startedAt.get(event);
+      logRequest(accessLogger, event, response.status, started);
+      // The registered route's template, never the raw path (a coin id, a probe's URL).
+      const route = event.context.matchedRoute?.route ?? "(unmatched)";
+      if (started !== undefined) metrics.http.observe(event.req.method, route, response.status, started);
     },
   });
 
@@ -81,28 +89,35 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   );
   app.use(bodyLimit(MAX_BODY_BYTES));
 
+  // A real route, registered first: the dashboard's HTML fallback can never answer it.
+  app.get(METRICS_PATH, createMetricsEndpoint(metrics.registry, env.METRICS_TOKEN));
   app.get("/healthz", () => Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }));
 
   registerPriceRoutes(app, {
-    client: createCoinGeckoClient({
-      baseUrl: env.COINGECKO_BASE_URL,
-      apiKey: env.COINGECKO_API_KEY,
-      keyHeader: env.COINGECKO_KEY_HEADER,
-      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-    }),
+    client: metrics.upstream.countCoinGecko(
+      createCoinGeckoClient({
+        baseUrl: env.COINGECKO_BASE_URL,
+        apiKey: env.COINGECKO_API_KEY,
+        keyHeader: env.COINGECKO_KEY_HEADER,
+        timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      }),
+    ),
     cache: { ...DEFAULT_CACHE, ...options.cache },
     logger,
+    metrics: metrics.cache,
   });
 
   registerChatRoute(app, {
     agent:
       env.AGENT_URL === undefined
         ? undefined
-        : createAgentClient({
-            url: env.AGENT_URL,
-            apiKey: env.AGENT_API_KEY,
-            headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
-          }),
+        : metrics.upstream.countAgent(
+            createAgentClient({
+              url: env.AGENT_URL,
+              apiKey: env.AGENT_API_KEY,
+              headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
+            }),
+          ),
     logger,
   });
 

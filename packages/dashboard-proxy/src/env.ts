@@ -58,6 +58,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000_000, 600),
     UPSTREAM_TIMEOUT_MS: boundedInt(100, 120_000, 8_000),
     CHAT_HEADER_TIMEOUT_MS: boundedInt(100, 600_000, 30_000),
+    /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
     LOG_LEVEL: optionalString.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ),

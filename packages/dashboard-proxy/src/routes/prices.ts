@@ -8,6 +8,7 @@ import {
   type UpstreamCache,
 } from "../cache/upstream-cache.js";
 import { errorResponse, validationError } from "../http/errors.js";
+import type { CacheMetrics } from "../metrics/cache.js";
 import {
   chartParamsSchema,
   chartQuerySchema,
@@ -22,7 +23,7 @@ import {
   simplePriceRequest,
 } from "../upstream/coingecko.js";
 import { failureToApiError } from "../upstream/failure.js";
-import { DASHBOARD_ROUTES } from "./table.js";
+import { DASHBOARD_ROUTES, type DashboardRouteName } from "./table.js";
 
 /** Cache timing; CoinGecko refreshes prices about every 60 s and charts about every 30 s. */
 export interface PriceCacheOptions {
@@ -39,6 +40,8 @@ export interface PriceRouteOptions {
   client: CoinGeckoClient;
   cache: PriceCacheOptions;
   logger: Logger;
+  /** Counts each route's cache answers (hit, stale, miss, error). */
+  metrics: CacheMetrics;
 }
 
 const SERVICE = "market data provider";
@@ -48,19 +51,22 @@ const SERVICE = "market data provider";
  * its own cache keyed by the normalised upstream request.
  */
 export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
-  const { client, cache, logger } = options;
+  const { client, cache, logger, metrics } = options;
   const swrSeconds = Math.floor(cache.staleWhileRevalidateMs / 1_000);
 
-  const createCache = (ttlMs: number) =>
-    createUpstreamCache({
-      ttlMs,
-      staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
-      maxEntries: cache.maxEntries,
-      now: cache.now,
-    });
-  const simple = createCache(cache.pricesTtlMs);
-  const markets = createCache(cache.pricesTtlMs);
-  const chart = createCache(cache.chartTtlMs);
+  const createCache = (route: DashboardRouteName, ttlMs: number) =>
+    metrics.countCache(
+      DASHBOARD_ROUTES[route].path,
+      createUpstreamCache({
+        ttlMs,
+        staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
+        maxEntries: cache.maxEntries,
+        now: cache.now,
+      }),
+    );
+  const simple = createCache("prices.simple", cache.pricesTtlMs);
+  const markets = createCache("prices.markets", cache.pricesTtlMs);
+  const chart = createCache("prices.chart", cache.chartTtlMs);
 
   const load =
     <T>(request: CoinGeckoRequest<T>): Loader =>
