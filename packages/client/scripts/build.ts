@@ -1,16 +1,16 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type Plugin, rollup } from "rollup";
 import { dts } from "rollup-plugin-dts";
 import ts from "typescript";
-import { generateRouterTypes } from "./router-types.js";
 import { readTsConfig } from "./tsconfig-file.js";
 
 // Builds dist/index.js (ESM) and dist/index.d.ts for consumers outside the monorepo:
-// 1. writes a self-contained AppRouter declaration (scripts/router-types.ts);
-// 2. tsc compiles src (and the proxy and @keyport/errors modules it imports) to a staging folder, with
-//    `@keyport/server` mapped to that declaration so no server code is compiled;
-// 3. rollup links the JavaScript and rollup-plugin-dts the declarations, inlining the private
+// 1. tsc compiles src (and the proxy, @keyport/errors and server modules it imports) to a staging
+//    folder; `@keyport/server` is mapped to the server's routers/_app.ts, whose `AppRouter` names only
+//    the project's own interfaces, zod and tRPC types (never drizzle or pino), and the client imports
+//    only types from it, so no server code reaches the JavaScript;
+// 2. rollup links the JavaScript and rollup-plugin-dts the declarations, inlining the private
 //    workspace packages and keeping the npm dependencies as imports.
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -33,7 +33,7 @@ function workspacePackages(extension: ".js" | ".d.ts"): Plugin {
     "@keyport/dashboard-proxy": `${STAGE}tsc/dashboard-proxy/src/index${extension}`,
     "@keyport/dashboard-proxy/schemas": `${STAGE}tsc/dashboard-proxy/src/schemas/index${extension}`,
     "@keyport/errors": `${STAGE}tsc/errors/src/index${extension}`,
-    "@keyport/server": `${STAGE}app-router.d.ts`,
+    "@keyport/server": `${STAGE}tsc/server/src/routers/_app${extension}`,
   };
   return {
     name: "keyport-workspace-packages",
@@ -87,7 +87,6 @@ async function bundle(input: string, output: string, plugins: Plugin[]): Promise
 
 await rm(DIST, { recursive: true, force: true });
 await mkdir(STAGE, { recursive: true });
-await writeFile(`${STAGE}app-router.d.ts`, generateRouterTypes());
 compile();
 await bundle(`${STAGE}tsc/client/src/index.js`, `${DIST}index.js`, [workspacePackages(".js")]);
 await bundle(`${STAGE}tsc/client/src/index.d.ts`, `${DIST}index.d.ts`, [workspacePackages(".d.ts"), dts()]);

@@ -2,7 +2,7 @@ import type { AppRouter } from "@keyport/server";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 
 // Only the router's type comes from the server: no server code reaches the client's JavaScript, and the
-// published declarations replace it with a self-contained copy (see scripts/router-types.ts).
+// published declarations inline it with the service interfaces its context names (see scripts/build.ts).
 export type { AppRouter };
 
 /** Every procedure's input, e.g. `RouterInputs["keys"]["create"]`. */
