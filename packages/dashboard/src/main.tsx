@@ -38,7 +38,16 @@ function Routes({ wallet }: { wallet: string }) {
   if (pathname === "/markets") return <MarketsRoute />;
   const coin = COIN_PATH.exec(pathname);
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;
-  if (pathname === "/chat" && meta.chat) return <ChatRoute />;
+  if (pathname === "/chat") {
+    if (!meta.ready) return <Loading label="Loading…" />;
+    if (meta.chat) return <ChatRoute />;
+    return (
+      <section>
+        <h1>Chat</h1>
+        <p>Chat is not available: this Keyport has no agent configured (AGENT_URL).</p>
+      </section>
+    );
+  }
   return (
     <section>
       <h1>Page not found</h1>

@@ -21,8 +21,11 @@ async function readMeta(): Promise<Meta> {
   }
 }
 
-/** The proxy's meta, read once per page load; never fails (falls back to `FALLBACK_META`). */
-export function useMeta(): Meta {
+/**
+ * The proxy's meta, read once per page load; never fails (falls back to `FALLBACK_META`). `ready` is
+ * false until the answer (or the fallback) is in, so a view can wait instead of flashing "no chat".
+ */
+export function useMeta(): Meta & { ready: boolean } {
   const { data } = useQuery({ queryKey: ["meta"], queryFn: readMeta, staleTime: Number.POSITIVE_INFINITY });
-  return data ?? FALLBACK_META;
+  return { ...(data ?? FALLBACK_META), ready: data !== undefined };
 }
