@@ -1,3 +1,5 @@
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { describe, expect, it } from "vitest";
 import { codeForStatus, ERROR_STATUS, isErrorCode, isKeyportErrorCode, statusOf } from "./codes.js";
 
@@ -9,6 +11,13 @@ describe("the code table", () => {
     expect(statusOf("CLIENT_CLOSED_REQUEST")).toBe(499);
     expect(statusOf("SERVICE_UNAVAILABLE")).toBe(503);
     expect(statusOf("NETWORK_ERROR")).toBe(0);
+  });
+
+  it("agrees with tRPC's own status for every code (the compiler checks the names, this the numbers)", () => {
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      if (!isErrorCode(code)) throw new Error(`not a code: ${code}`);
+      expect(getHTTPStatusCodeFromError(new TRPCError({ code })), code).toBe(status);
+    }
   });
 
   it("maps a bare status to its code, the first of a shared status, and unknown ones by class", () => {
