@@ -24,6 +24,8 @@ export const shared = {
   alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
+  // One migrated PGlite folder per run, copied by each test database instead of a new initdb each.
+  globalSetup: ["test/support/pglite-template.ts"],
 };
 
 export default defineConfig({

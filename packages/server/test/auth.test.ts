@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { consumeNonce, issueNonce } from "../src/auth/nonce.js";
-import { describeDatabases } from "./support/databases.js";
+import { describeDatabases, openTestPglite } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "./support/siwe.js";
 
@@ -156,8 +156,7 @@ describeDatabases("sign-in with Ethereum", (target) => {
 
 describe("sign-in settings", () => {
   it("accepts a configured domain with a port and chain id, and rejects the defaults then", async () => {
-    const { createDatabase } = await import("../src/db/database.js");
-    const database = await createDatabase("memory:", "");
+    const database = await openTestPglite();
     const server = await startTestServer(
       { database, url: "memory:" },
       { SIWE_DOMAINS: "app.example:8443", SIWE_CHAIN_IDS: "10,8453" },

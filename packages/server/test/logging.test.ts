@@ -1,9 +1,10 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
-import { createDatabase, type Database } from "../src/db/database.js";
+import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
+import { openTestPglite } from "./support/databases.js";
 import { request } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
@@ -20,7 +21,7 @@ describe("request logs", () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    database = await createDatabase("memory:", "");
+    database = await openTestPglite();
     app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
       database,
       logger: createLogger("info", sink),

@@ -1,8 +1,7 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../src/db/database.js";
-import { describeDatabases } from "./support/databases.js";
+import { describeDatabases, openTestPglite } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 
 describeDatabases("HTTP surface", (target) => {
@@ -138,7 +137,7 @@ describeDatabases("HTTP surface", (target) => {
 
 describe("/healthz without a database", () => {
   it("answers 503 once the database is gone", async () => {
-    const database = await createDatabase("memory:", "");
+    const database = await openTestPglite();
     const server = await startTestServer({ database, url: "memory:" });
     try {
       await database.close();

@@ -1,14 +1,17 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
+import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
+import { openTestPglite } from "./support/databases.js";
 import { createKeyOver } from "./support/keys.js";
 import { request } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
 describe("verification logs at debug", () => {
   const lines: string[] = [];
+  let database: Database;
   let app: App;
   let baseUrl: string;
 
@@ -19,10 +22,17 @@ describe("verification logs at debug", () => {
         done();
       },
     });
-    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), { logger: createLogger("debug", sink) });
+    database = await openTestPglite();
+    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
+      database,
+      logger: createLogger("debug", sink),
+    });
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
 
   it("write one debug line per verification, REST and tRPC, without the key", async () => {
     const { token } = await signIn(baseUrl);

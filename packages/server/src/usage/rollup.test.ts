@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createPostgresTestDatabase } from "../../test/support/databases.js";
-import { createDatabase } from "../db/database.js";
+import { createPostgresTestDatabase, openTestPglite } from "../../test/support/databases.js";
+import { createDatabase, type Database } from "../db/database.js";
 import { createRawQuery } from "../db/raw.js";
 import { createUsageBuffer } from "./buffer.js";
 import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
@@ -16,8 +16,8 @@ interface Db {
 }
 
 // The real schema, migrated: usage_daily follows usage_hourly through the migration's triggers.
-async function openDb(url: string, drop?: () => Promise<void>): Promise<Db> {
-  const database = await createDatabase(url, "");
+async function openDb(open: () => Promise<Database>, drop?: () => Promise<void>): Promise<Db> {
+  const database = await open();
   const raw = createRawQuery(database.driver);
   return {
     execute: (text, params) => raw(text, params),
@@ -32,14 +32,14 @@ async function openDb(url: string, drop?: () => Promise<void>): Promise<Db> {
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const targets: Array<{ name: string; open: () => Promise<Db> }> = [
-  { name: "pglite", open: () => openDb("memory:") },
+  { name: "pglite", open: () => openDb(openTestPglite) },
 ];
 if (databaseUrl) {
   targets.push({
     name: "postgresql",
     async open() {
       const created = await createPostgresTestDatabase(databaseUrl);
-      return openDb(created.url, created.drop);
+      return openDb(() => createDatabase(created.url, ""), created.drop);
     },
   });
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestPglite } from "../../test/support/databases.js";
+import type { Database } from "../db/database.js";
 import { createKeyCache } from "./cache.js";
 import {
   connectCacheToBus,
@@ -21,11 +23,14 @@ function heard(bus: InvalidationBus): Invalidation[] {
 const keyEvent = (keyId: string): Invalidation => ({ kind: "key", keyId });
 
 describe("invalidation bus on PGlite", () => {
+  let database: Database;
   let pg: PGlite;
   beforeAll(async () => {
-    pg = await PGlite.create();
+    database = await openTestPglite();
+    if (database.driver.kind !== "pglite") throw new Error("openTestPglite opened no PGlite");
+    pg = database.driver.client;
   });
-  afterAll(() => pg.close());
+  afterAll(() => database.close());
 
   it("delivers a published key id to every bus on the database", async () => {
     const a = await createInvalidationBus({ kind: "pglite", client: pg });

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, inject } from "vitest";
 import { createDatabase, type Database } from "../../src/db/database.js";
 
 /** One database a matrix block runs against. Read `database` and `url` inside hooks and tests, not at collection time. */
@@ -42,8 +44,29 @@ export async function createPostgresTestDatabase(
 }
 
 /**
- * Runs the same `describe` block on each database, like h3's `describeMatrix`: always on PGlite (in memory,
- * one instance for the whole block), and also on a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+ * Opens a new, empty, migrated PGlite database of its own: a copy of the run's template folder (see
+ * pglite-template.ts), which skips PGlite's initdb; `memory:` when no template was provided. `close()`
+ * also deletes the copy.
+ * @example const database = await openTestPglite(); ... await database.close();
+ */
+export async function openTestPglite(): Promise<Database> {
+  const template = inject("pgliteTemplate");
+  if (!template) return createDatabase("memory:", "");
+  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "db-"));
+  cpSync(template, join(dataDir, "pglite"), { recursive: true });
+  const database = await createDatabase(undefined, dataDir);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs the same `describe` block on each database, like h3's `describeMatrix`: always on PGlite (one
+ * instance for the whole block, from `openTestPglite`), and also on a fresh PostgreSQL database when TEST_DATABASE_URL is set.
  * @example
  * describeDatabases("keys", (target) => {
  *   let server: TestServer;
@@ -65,7 +88,7 @@ export function describeDatabases(name: string, fn: (target: DatabaseTarget) => 
           url = created.url;
           drop = created.drop;
         }
-        database = await createDatabase(url, "./.data-unused");
+        database = kind === "postgres" ? await createDatabase(url, "") : await openTestPglite();
       });
       afterAll(async () => {
         await database?.close();

@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { createDatabase } from "../../src/db/database.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A migrated PGlite folder that `openTestPglite` copies; empty when the global setup did not run. */
+    pgliteTemplate: string;
+    /** Where this run's copies go (deleted when the run ends). */
+    pgliteCopies: string;
+  }
+}
+
+const SERVER = fileURLToPath(new URL("../../", import.meta.url));
+// In memory where the system has it, like `memory:`; a disk folder works too, only slower.
+const ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+
+/** What the template's contents depend on: the migrations, the PGlite build and its start options. */
+function templateKey(): string {
+  const hash = createHash("sha256");
+  const migrations = join(SERVER, "drizzle");
+  for (const file of readdirSync(migrations, { recursive: true, encoding: "utf8" }).sort()) {
+    if (file.endsWith(".sql") || file.endsWith(".json"))
+      hash.update(file).update(readFileSync(join(migrations, file)));
+  }
+  hash.update(readFileSync(join(SERVER, "src/db/pglite-options.ts")));
+  // The exact PGlite version (pinned) is in the server's package.json.
+  hash.update(readFileSync(join(SERVER, "package.json")));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * Vitest global setup: provides a migrated PGlite folder for `openTestPglite` to copy. A new PGlite runs
+ * initdb in WASM (seconds of CPU, the largest part of most server test files); copying a finished folder
+ * and opening the copy skips it. The template is kept between runs, keyed by what it depends on; a new
+ * one is built aside and renamed into place, so concurrent runs never see half of one.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const template = join(ROOT, `keyport-pglite-template-${templateKey()}`);
+  if (!existsSync(join(template, "pglite", "PG_VERSION"))) {
+    const building = mkdtempSync(join(ROOT, "keyport-pglite-building-"));
+    const database = await createDatabase(undefined, building);
+    await database.close();
+    try {
+      renameSync(building, template);
+    } catch {
+      // Another run finished the same template first.
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  const copies = mkdtempSync(join(ROOT, "keyport-test-"));
+  project.provide("pgliteTemplate", join(template, "pglite"));
+  project.provide("pgliteCopies", copies);
+  return () => rmSync(copies, { recursive: true, force: true });
+}
