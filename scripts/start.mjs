@@ -105,6 +105,9 @@ const running = services.map((service) => {
     cwd: resolve(ROOT, service.dir),
     env: { ...passedEnv, ...service.env },
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so a terminal's Ctrl-C reaches it once, through stopAll, and not also
+    // directly (tsx watch force-kills its server on a second signal).
+    detached: process.platform !== "win32",
   });
   const label = `${service.name.padEnd(width)} |`;
   prefixLines(child.stdout, label, process.stdout);
@@ -126,9 +129,10 @@ const running = services.map((service) => {
   return { service, child, exited };
 });
 
-// A Ctrl-C reaches this process twice (from the terminal and forwarded by pnpm) and each service
-// directly as well: stopping is idempotent here and in both services, and each bounds its own drain.
+// A Ctrl-C reaches this process twice (from the terminal and forwarded by pnpm): only the first is
+// passed on. Each service bounds its own drain.
 function stopAll(signal) {
+  if (stopping) return;
   stopping = true;
   for (const { child } of running) {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -137,6 +141,11 @@ function stopAll(signal) {
 
 process.on("SIGINT", () => stopAll("SIGINT"));
 process.on("SIGTERM", () => stopAll("SIGTERM"));
+// In their own process groups the services outlive this process unless told: never leave them behind.
+process.on("exit", () => {
+  for (const { child } of running)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+});
 
 async function waitHealthy({ service, exited }) {
   let done = false;
