@@ -68,8 +68,6 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     database,
     env,
     logger,
-    siwe,
-    rawQuery,
     verification,
     procedures: createProcedureServices(env, database, rawQuery, siwe, verification),
   };

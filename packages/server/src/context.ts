@@ -1,9 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Logger } from "pino";
-import type { SiweSettings } from "./auth/siwe.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
-import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { UsageReader } from "./usage/read.js";
@@ -29,9 +27,6 @@ export interface Services {
   database: Database;
   env: Env;
   logger: Logger;
-  siwe: SiweSettings;
-  /** Raw SQL over the same connection pool, for the usage rollups. */
-  rawQuery: RawQuery;
   verification: VerificationServices;
   /** What the procedures' context holds. */
   procedures: ProcedureServices;
