@@ -9,14 +9,13 @@ export interface HttpMetrics {
   observe(method: string, route: string, status: number, started: number): void;
 }
 
-interface Inc {
-  inc(): void;
-}
-
 interface RouteSeries {
+  method: string;
+  route: string;
   duration: { observe(value: number): void };
-  statuses: Map<number, Inc>;
-  errors: Inc;
+  /** Requests by status. */
+  statuses: Map<number, number>;
+  serverErrors: number;
 }
 
 /**
@@ -25,11 +24,22 @@ interface RouteSeries {
  * template or `(unmatched)`, never a raw path.
  */
 export function createHttpMetrics(registry: Registry): HttpMetrics {
-  const requests = new Counter({
+  // prom-client hashes label values on every inc(): the counters are plain numbers the registry
+  // reads when scraped, found by two map lookups, so a request allocates no label object.
+  const byRoute = new Map<string, Map<string, RouteSeries>>();
+  const everySeries: RouteSeries[] = [];
+
+  new Counter({
     name: "keyport_proxy_http_requests_total",
     help: "HTTP requests answered, by method, route template and status",
     labelNames: ["method", "route", "status"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { method, route, statuses } of everySeries) {
+        for (const [status, count] of statuses) this.inc({ method, route, status: String(status) }, count);
+      }
+    },
   });
   const duration = new Histogram({
     name: "keyport_proxy_http_request_duration_seconds",
@@ -38,14 +48,16 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     buckets: BUCKETS,
     registers: [registry],
   });
-  const errors = new Counter({
+  new Counter({
     name: "keyport_proxy_http_server_errors_total",
     help: "Responses with a 5xx status, by method and route template",
     labelNames: ["method", "route"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { method, route, serverErrors } of everySeries) this.inc({ method, route }, serverErrors);
+    },
   });
-  // One prom-client child per series, found by two map lookups: no label object per request.
-  const byRoute = new Map<string, Map<string, RouteSeries>>();
 
   function seriesFor(method: string, route: string): RouteSeries {
     let byMethod = byRoute.get(route);
@@ -56,11 +68,14 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     let series = byMethod.get(method);
     if (series === undefined) {
       series = {
+        method,
+        route,
         duration: duration.labels(method, route),
         statuses: new Map(),
-        errors: errors.labels(method, route),
+        serverErrors: 0,
       };
       byMethod.set(method, series);
+      everySeries.push(series);
     }
     return series;
   }
@@ -68,14 +83,9 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
   return {
     observe(method, route, status, started) {
       const series = seriesFor(method, route);
-      let counter = series.statuses.get(status);
-      if (counter === undefined) {
-        counter = requests.labels(method, route, String(status));
-        series.statuses.set(status, counter);
-      }
-      counter.inc();
+      series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
+      if (status >= 500) series.serverErrors++;
       series.duration.observe((performance.now() - started) / 1_000);
-      if (status >= 500) series.errors.inc();
     },
   };
 }

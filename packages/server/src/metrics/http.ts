@@ -14,14 +14,13 @@ export interface HttpMetrics {
   observeWhenDone(res: ServerResponse, method: string, route: string, started: number): void;
 }
 
-interface Inc {
-  inc(): void;
-}
-
 interface RouteSeries {
+  method: string;
+  route: string;
   duration: { observe(value: number): void };
-  statuses: Map<number, Inc>;
-  errors: Inc;
+  /** Requests by status. */
+  statuses: Map<number, number>;
+  serverErrors: number;
 }
 
 /**
@@ -30,11 +29,23 @@ interface RouteSeries {
  * label, never a raw path: each label set is kept for the life of the process.
  */
 export function createHttpMetrics(registry: Registry): HttpMetrics {
-  const requests = new Counter({
+  // A request costs two map lookups, two number increments and one histogram observation:
+  // prom-client hashes label values on every inc(), so the counters are plain numbers that
+  // the registry reads when scraped.
+  const byRoute = new Map<string, Map<string, RouteSeries>>();
+  const everySeries: RouteSeries[] = [];
+
+  new Counter({
     name: "keyport_http_requests_total",
     help: "HTTP requests answered, by method, route template and status",
     labelNames: ["method", "route", "status"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { method, route, statuses } of everySeries) {
+        for (const [status, count] of statuses) this.inc({ method, route, status: String(status) }, count);
+      }
+    },
   });
   const duration = new Histogram({
     name: "keyport_http_request_duration_seconds",
@@ -43,15 +54,16 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     buckets: BUCKETS,
     registers: [registry],
   });
-  const errors = new Counter({
+  new Counter({
     name: "keyport_http_server_errors_total",
     help: "Responses with a 5xx status, by method and route template",
     labelNames: ["method", "route"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { method, route, serverErrors } of everySeries) this.inc({ method, route }, serverErrors);
+    },
   });
-  // prom-client's `labels()` builds its child on each call: keep one per series, found by two
-  // map lookups, so a request allocates no label object.
-  const byRoute = new Map<string, Map<string, RouteSeries>>();
 
   function seriesFor(method: string, route: string): RouteSeries {
     let byMethod = byRoute.get(route);
@@ -62,25 +74,23 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     let series = byMethod.get(method);
     if (series === undefined) {
       series = {
+        method,
+        route,
         duration: duration.labels(method, route),
         statuses: new Map(),
-        errors: errors.labels(method, route),
+        serverErrors: 0,
       };
       byMethod.set(method, series);
+      everySeries.push(series);
     }
     return series;
   }
 
   function observe(method: string, route: string, status: number, started: number): void {
     const series = seriesFor(method, route);
-    let counter = series.statuses.get(status);
-    if (counter === undefined) {
-      counter = requests.labels(method, route, String(status));
-      series.statuses.set(status, counter);
-    }
-    counter.inc();
+    series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
+    if (status >= 500) series.serverErrors++;
     series.duration.observe((performance.now() - started) / 1_000);
-    if (status >= 500) series.errors.inc();
   }
 
   return {
