@@ -4,7 +4,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 /**
  * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): child processes, load, faults, restarts and
  * shutdown under load. They take minutes; `pnpm test` leaves them out and keeps a fast test of each
- * behaviour (in-process shutdown, verification, persistence).
+ * behaviour (in-process shutdown, verification, persistence; exact rate limits under 2,000 concurrent
+ * requests in src/ratelimit, exact usage counts in src/usage and test/usage.test.ts).
  */
 export const slowTests = [
   "test/reliability/**/*.test.ts",
@@ -13,6 +14,7 @@ export const slowTests = [
   "test/shutdown.test.ts",
   "test/start.test.ts",
   "test/database-outage.test.ts",
+  "test/concurrency.test.ts",
 ];
 
 /** Settings both tiers share. */

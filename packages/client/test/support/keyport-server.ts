@@ -1,6 +1,18 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
 import { createApp, parseEnv } from "@keyport/server";
+import { inject } from "vitest";
 
-/** The Keyport server running in-process on 127.0.0.1 over an in-memory PGlite. */
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
+    pgliteTemplate: string;
+    /** Where this run's copies go. */
+    pgliteCopies: string;
+  }
+}
+
+/** The Keyport server running in-process on 127.0.0.1 over an embedded PGlite of its own. */
 export interface RunningServer {
   /** e.g. `http://127.0.0.1:54321` */
   baseUrl: string;
@@ -9,10 +21,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the real server app (migrated in-memory PGlite, logs silenced); share one per test file. */
+/**
+ * Starts the real server app (logs silenced) on a copy of the run's migrated PGlite folder, which skips
+ * PGlite's initdb (`memory:` when the global setup did not run); share one per test file.
+ */
 export async function startKeyportServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const app = await createApp(parseEnv({ DATABASE_URL: "memory:", LOG_LEVEL: "silent", ...env }));
+  const template = inject("pgliteTemplate");
+  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const app = await createApp(parseEnv({ ...database, LOG_LEVEL: "silent", ...env }));
   const port = await app.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
   return { baseUrl, trpcUrl: `${baseUrl}/trpc`, close: () => app.close() };
+}
+
+/** A new data dir holding a copy of the template as its `pglite` folder (deleted when the run ends). */
+function copyOf(template: string): string {
+  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "client-"));
+  cpSync(template, join(dataDir, "pglite"), { recursive: true });
+  return dataDir;
 }
