@@ -229,4 +229,22 @@ describeDatabases("API keys over REST", (target) => {
       await capped.close();
     }
   });
+
+  it("checks the session before the input, as tRPC does: 401 for a bad body or path without a valid token", async () => {
+    const cases: [string, string, unknown][] = [
+      ["POST", "/api-keys", { name: "" }],
+      ["GET", "/api-keys/0x1234", undefined],
+      ["DELETE", "/api-keys/nope", undefined],
+      ["POST", "/api-keys/nope/roll", { gracePeriodSeconds: -1 }],
+    ];
+    for (const [method, path, body] of cases) {
+      for (const token of [undefined, "kps_notASession"]) {
+        const { status, body: answer } = await request(server.baseUrl, method, path, { token, body });
+        expect({ method, path, token, status }).toEqual({ method, path, token, status: 401 });
+        expect(answer).toMatchObject({ code: "UNAUTHORIZED" });
+      }
+      // With a valid session the same request is the input's 400.
+      expect((await call(method, path, body)).status).toBe(400);
+    }
+  });
 });
