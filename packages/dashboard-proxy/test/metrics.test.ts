@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "../src/index.js";
 import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
 import { labelValues, parsePrometheus, type Sample, sampleValue } from "./support/prometheus.js";
@@ -155,5 +156,12 @@ describe("who may read the proxy's /metrics", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it("takes METRICS_TOKEN of 16 characters or more and never echoes a short one", () => {
+    expect(parseEnv({ METRICS_TOKEN: METRICS_TOKEN }).METRICS_TOKEN).toBe(METRICS_TOKEN);
+    expect(parseEnv({ METRICS_TOKEN: " " }).METRICS_TOKEN).toBeUndefined();
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).toThrow(EnvError);
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).not.toThrow(/short-secret/);
   });
 });

@@ -1,6 +1,7 @@
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "../env.js";
 import { createMetricsAccess, isLoopback } from "./access.js";
 
 /** A request as node:http would hand it over, from a peer at `remoteAddress`. */
@@ -36,5 +37,12 @@ describe("metrics access", () => {
     expect(check(incoming("127.0.0.1"))).toBe("unauthorized");
     expect(check(incoming("127.0.0.1", { authorization: "Bearer 0123456789abcde" }))).toBe("unauthorized");
     expect(check(incoming("127.0.0.1", { authorization: "Basic 0123456789abcdef" }))).toBe("unauthorized");
+  });
+
+  it("takes METRICS_TOKEN of 16 characters or more, treats an empty one as unset, and never echoes a short one", () => {
+    expect(parseEnv({ METRICS_TOKEN: "0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef");
+    expect(parseEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).toThrow(EnvError);
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).not.toThrow(/short-secret/);
   });
 });
