@@ -24,5 +24,8 @@ export default defineConfig({
     ...shared,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...slowTests],
+    // Files share a worker's module graph (the proxy, h3, zod imported once per worker, not per file);
+    // each test starts its own app, so no state carries over.
+    isolate: false,
   },
 });
