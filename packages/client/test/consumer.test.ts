@@ -118,13 +118,13 @@ describe("a project outside the workspace using the packed client", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("ships only dist, with exports for types and import and no workspace links", async () => {
+  it("ships only dist, its README and LICENSE, with exports for types and import and no workspace links", async () => {
     const manifest: unknown = JSON.parse(
       await readFile(join(dir, "node_modules/@keyport/client/package.json"), "utf8"),
     );
     expect(manifest).toMatchObject({
       exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
-      files: ["dist"],
+      files: ["dist", "README.md", "LICENSE"],
     });
     const text = JSON.stringify(manifest);
     expect(text).not.toContain("workspace:");
