@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +40,7 @@ function templateKey(): string {
  * one is built aside and renamed into place, so concurrent runs never see half of one.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  removeLeftovers();
   const template = join(ROOT, `keyport-pglite-template-${templateKey()}`);
   if (!existsSync(join(template, "pglite", "PG_VERSION"))) {
     const building = mkdtempSync(join(ROOT, "keyport-pglite-building-"));
@@ -56,4 +57,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.provide("pgliteTemplate", join(template, "pglite"));
   project.provide("pgliteCopies", copies);
   return () => rmSync(copies, { recursive: true, force: true });
+}
+
+/** Copies and half-built templates of runs that were killed before their teardown (they hold memory). */
+function removeLeftovers(): void {
+  const hourAgo = Date.now() - 3_600_000;
+  for (const name of readdirSync(ROOT)) {
+    if (!name.startsWith("keyport-test-") && !name.startsWith("keyport-pglite-building-")) continue;
+    const path = join(ROOT, name);
+    if (statSync(path).mtimeMs < hourAgo) rmSync(path, { recursive: true, force: true });
+  }
 }
