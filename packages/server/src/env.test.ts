@@ -8,7 +8,7 @@ describe("parseEnv", () => {
       PORT: 3000,
       DATA_DIR: "./.data",
       KEY_PREFIX: "kp",
-      SIWE_DOMAINS: ["localhost"],
+      SIWE_DOMAINS: ["localhost", "localhost:3001"],
       SIWE_CHAIN_IDS: [1],
       SESSION_TTL_SECONDS: 86_400,
       MAX_ACTIVE_KEYS_PER_WALLET: 50,
@@ -29,6 +29,18 @@ describe("parseEnv", () => {
     expect(env.SIWE_DOMAINS).toEqual(["localhost:3000", "example.com"]);
     expect(env.SIWE_CHAIN_IDS).toEqual([1, 8453]);
     expect(env.DATABASE_URL).toBe("memory:");
+  });
+
+  it("trusts X-Forwarded-For from a proxy on the same host by default, from the listed ones when set", () => {
+    expect(parseEnv({}).TRUSTED_PROXIES).toEqual(["127.0.0.1", "::1"]);
+    expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1" }).TRUSTED_PROXIES).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.1",
+    ]);
+    expect(parseEnv({ TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual([]);
+    expect(() => parseEnv({ TRUSTED_PROXIES: "proxy.internal" })).toThrow(
+      /TRUSTED_PROXIES.*IP addresses or CIDR blocks/,
+    );
   });
 
   it("accepts postgres URLs and treats an empty DATABASE_URL as unset", () => {

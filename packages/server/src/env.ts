@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTrustedProxyEntry } from "./http/client-ip.js";
 
 const commaList = (fallback: string) =>
   z
@@ -36,7 +37,11 @@ export const envSchema = z.object({
     .string()
     .default("kp")
     .refine((value) => /^[a-z0-9]{1,12}$/.test(value), "must be 1-12 characters of a-z and 0-9"),
-  SIWE_DOMAINS: commaList("localhost").refine((list) => list.length > 0, "needs at least one host[:port]"),
+  /** Hosts a SIWE message may name: by default the server itself and the dashboard on its default port. */
+  SIWE_DOMAINS: commaList("localhost,localhost:3001").refine(
+    (list) => list.length > 0,
+    "needs at least one host[:port]",
+  ),
   SIWE_CHAIN_IDS: commaList("1").pipe(
     z
       .array(
@@ -48,6 +53,13 @@ export const envSchema = z.object({
       .min(1, "needs at least one chain id"),
   ),
   SESSION_TTL_SECONDS: positiveInt(86_400),
+  /**
+   * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
+   * The default trusts a proxy on the same host, such as the dashboard proxy.
+   */
+  TRUSTED_PROXIES: commaList("127.0.0.1,::1").pipe(
+    z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
+  ),
   MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
   RPC_URL: z
     .string()
