@@ -7,6 +7,7 @@ import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
 import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
+import { createTrustedProxies } from "./http/client-ip.js";
 import type { FastRoute } from "./http/fast-route.js";
 import { createRequestHandler } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
@@ -69,7 +70,8 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     env,
     logger,
     verification,
-    procedures: createProcedureServices(env, database, rawQuery, siwe, verification),
+    trustedProxies: createTrustedProxies(env.TRUSTED_PROXIES),
+    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger),
   };
   const restRoutes = compileRestRoutes(REST_ROUTES);
   const openApiDocument = createOpenApiDocument(appRouter, REST_ROUTES, { version: "0.1.0" });

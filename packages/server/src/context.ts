@@ -1,8 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import type { Logger } from "pino";
+import type { SignInLog } from "./auth/sign-in-log.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
+import { clientIp, type TrustedProxies } from "./http/client-ip.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/services.js";
@@ -18,6 +20,7 @@ export interface ProcedureServices {
   sessions: SessionStore;
   nonces: NonceStore;
   siwe: SiweChecker;
+  signInLog: SignInLog;
   usage: UsageReader;
   verifier: KeyVerifier;
 }
@@ -28,6 +31,8 @@ export interface Services {
   env: Env;
   logger: Logger;
   verification: VerificationServices;
+  /** `TRUSTED_PROXIES`: whose `X-Forwarded-For` names the client. */
+  trustedProxies: TrustedProxies;
   /** What the procedures' context holds. */
   procedures: ProcedureServices;
 }
@@ -35,6 +40,11 @@ export interface Services {
 /** A procedure's context: the services, and the bearer token of the request (null when absent). */
 export interface Context extends ProcedureServices {
   bearerToken: string | null;
+  /**
+   * The client's address (see `clientIp` in http/client-ip.ts), undefined when unknown. A function
+   * so that requests which never need it (every verification) never pay for it.
+   */
+  clientIp(): string | undefined;
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
@@ -42,11 +52,17 @@ export interface CreateContextInnerOptions {
   services: ProcedureServices;
   /** The bearer token from `Authorization`, or null when absent. */
   bearerToken: string | null;
+  /** The client's address; unknown when absent. */
+  clientIp?: () => string | undefined;
 }
 
 /** Builds a context without any HTTP object, so tests and the REST mapping can call procedures directly. */
-export function createContextInner({ services, bearerToken }: CreateContextInnerOptions): Context {
-  return { ...services, bearerToken };
+export function createContextInner({
+  services,
+  bearerToken,
+  clientIp = () => undefined,
+}: CreateContextInnerOptions): Context {
+  return { ...services, bearerToken, clientIp };
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -58,7 +74,11 @@ export function readBearerToken(req: IncomingMessage): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
-/** The adapter-facing context: reads the bearer token from the request. */
+/** The adapter-facing context: reads the bearer token and (when asked) the client's address from the request. */
 export function createContext(services: Services, req: IncomingMessage): Context {
-  return createContextInner({ services: services.procedures, bearerToken: readBearerToken(req) });
+  return createContextInner({
+    services: services.procedures,
+    bearerToken: readBearerToken(req),
+    clientIp: () => clientIp(req, services.trustedProxies),
+  });
 }

@@ -1,3 +1,5 @@
+import type { Logger } from "pino";
+import { createSignInLog } from "./auth/sign-in-log.js";
 import type { SiweSettings } from "./auth/siwe.js";
 import { createNonceStore, createSessionStore, createSiweChecker } from "./auth/stores.js";
 import type { ProcedureServices } from "./context.js";
@@ -16,6 +18,7 @@ export function createProcedureServices(
   rawQuery: RawQuery,
   siwe: SiweSettings,
   verification: VerificationServices,
+  logger: Logger,
 ): ProcedureServices {
   const { db } = database;
   return {
@@ -28,6 +31,7 @@ export function createProcedureServices(
     sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
     nonces: createNonceStore(db),
     siwe: createSiweChecker(siwe),
+    signInLog: createSignInLog(logger),
     usage: createUsageReader(db, rawQuery),
     verifier: verification.verifier,
   };

@@ -53,21 +53,24 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * The session's wallet and token, or UNAUTHORIZED. The REST mapping also calls it when input is
- * invalid, so it answers 401 before 400 as tRPC does (middlewares run before the input parser).
+ * The session's wallet, end and token, or UNAUTHORIZED. The REST mapping also calls it when input
+ * is invalid, so it answers 401 before 400 as tRPC does (middlewares run before the input parser).
  */
 export async function requireSession(
   ctx: Pick<Context, "bearerToken" | "sessions">,
-): Promise<{ wallet: string; bearerToken: string }> {
+): Promise<{ wallet: string; sessionExpiresAt: Date; bearerToken: string }> {
   const token = ctx.bearerToken;
-  const wallet = token === null ? null : await ctx.sessions.findWallet(token);
-  if (token === null || wallet === null) {
+  const session = token === null ? null : await ctx.sessions.find(token);
+  if (token === null || session === null) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "A valid session token is required" });
   }
-  return { wallet, bearerToken: token };
+  return { wallet: session.wallet, sessionExpiresAt: session.expiresAt, bearerToken: token };
 }
 
-/** A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in `ctx.wallet`. */
+/**
+ * A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in
+ * `ctx.wallet` and its end in `ctx.sessionExpiresAt`.
+ */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = await requireSession(ctx);
   return next({ ctx: { ...ctx, ...session } });

@@ -28,6 +28,7 @@ describeDatabases("HTTP surface", (target) => {
     const expected: [string, string, string][] = [
       ["/auth/nonce", "post", "200"],
       ["/auth/verify", "post", "200"],
+      ["/auth/session", "get", "200"],
       ["/auth/logout", "post", "200"],
       ["/api-keys", "post", "201"],
       ["/api-keys/{walletOrId}", "get", "200"],

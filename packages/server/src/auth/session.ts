@@ -7,18 +7,34 @@ import { hashKey } from "../keys/secret.js";
 
 const TOKEN_PREFIX = "kps_";
 
-/** A new session token: `kps_` + 32 base62 characters. Only its SHA-256 is stored. */
-export async function createSession(db: Db, wallet: string, ttlSeconds: number, now = new Date()) {
+/**
+ * A new session token: `kps_` + 32 base62 characters. Only its SHA-256 is stored. The session ends
+ * after `ttlSeconds`, or at `notAfter` when that comes first.
+ */
+export async function createSession(
+  db: Db,
+  wallet: string,
+  ttlSeconds: number,
+  notAfter?: Date,
+  now = new Date(),
+) {
   const token = TOKEN_PREFIX + randomBase62(32);
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  const ttlEnd = now.getTime() + ttlSeconds * 1000;
+  const expiresAt = new Date(notAfter === undefined ? ttlEnd : Math.min(ttlEnd, notAfter.getTime()));
   await db.insert(sessions).values({ tokenHash: hashKey(token), wallet, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
+/** What a live session's token stands for. */
+export interface LiveSession {
+  wallet: string;
+  expiresAt: Date;
+}
+
 // Every authenticated request runs this lookup.
-const walletLookup = preparePerDatabase((db) =>
+const sessionLookup = preparePerDatabase((db) =>
   db
-    .select({ wallet: sessions.wallet })
+    .select({ wallet: sessions.wallet, expiresAt: sessions.expiresAt })
     .from(sessions)
     .where(
       and(
@@ -28,14 +44,14 @@ const walletLookup = preparePerDatabase((db) =>
       ),
     )
     .limit(1)
-    .prepare("session_wallet"),
+    .prepare("session_lookup"),
 );
 
-/** The wallet of a live (unexpired, not logged out) session, or null. */
-export async function findSessionWallet(db: Db, token: string, now = new Date()): Promise<string | null> {
+/** The wallet and end of a live (unexpired, not logged out) session, or null. */
+export async function findSession(db: Db, token: string, now = new Date()): Promise<LiveSession | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-  const [row] = await walletLookup(db).execute({ hash: hashKey(token), now: now.toISOString() });
-  return row?.wallet ?? null;
+  const [row] = await sessionLookup(db).execute({ hash: hashKey(token), now: now.toISOString() });
+  return row ?? null;
 }
 
 /** Ends a session; later requests with its token get 401. */

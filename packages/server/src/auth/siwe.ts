@@ -31,35 +31,66 @@ export function createSiweSettings(env: Env): SiweSettings {
   };
 }
 
-/** A message that passed every check except the nonce, which the caller consumes atomically. */
-export interface CheckedSiweMessage {
-  address: `0x${string}`;
-  nonce: string;
-}
+/**
+ * The check a refused message failed, for the operator's log (never for the caller, who gets one
+ * generic 401). `malformed`: a required field is missing or unreadable; `nonce` is decided later,
+ * when the caller consumes it.
+ */
+export type SiweRefusal =
+  | "malformed"
+  | "version"
+  | "domain"
+  | "chain_id"
+  | "issued_at"
+  | "expired"
+  | "not_before"
+  | "signature"
+  | "nonce";
+
+/** The outcome of {@link checkSiweMessage}: the signer, or the check that failed. */
+export type SiweCheck =
+  | {
+      ok: true;
+      address: `0x${string}`;
+      /** Still to be consumed by the caller, atomically. */
+      nonce: string;
+      /** The message's `Expiration Time`, when it has one: a session must not outlive it. */
+      expirationTime: Date | undefined;
+    }
+  | { ok: false; check: SiweRefusal };
+
+const isValidDate = (date: Date | undefined): boolean => date === undefined || !Number.isNaN(date.getTime());
 
 /**
  * Checks an EIP-4361 message strictly: required fields, version, domain, chain id, time window and
- * signature. Returns null on any failure (the caller answers a generic 401).
+ * signature, in that order (the cheap checks first; the signature may call RPC_URL). Everything but
+ * the nonce, which the caller consumes atomically.
  */
 export async function checkSiweMessage(
   settings: SiweSettings,
   message: string,
   signature: string,
   now = new Date(),
-): Promise<CheckedSiweMessage | null> {
-  if (!isHex(signature, { strict: true })) return null;
+): Promise<SiweCheck> {
+  const refuse = (check: SiweRefusal): SiweCheck => ({ ok: false, check });
+  if (!isHex(signature, { strict: true })) return refuse("signature");
   const fields = parseSiweMessage(message);
-  const { address, chainId, domain, nonce, uri, version, issuedAt } = fields;
-  if (!address || !isAddress(address, { strict: false }) || !nonce || !uri || version !== "1") return null;
-  if (!domain || !settings.domains.includes(domain)) return null;
-  if (chainId === undefined || !settings.chainIds.includes(chainId)) return null;
-  if (!issuedAt || Number.isNaN(issuedAt.getTime()) || issuedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
-    return null;
+  const { address, chainId, domain, nonce, uri, version, issuedAt, expirationTime, notBefore } = fields;
+  if (!address || !isAddress(address, { strict: false }) || !nonce || !uri || !domain)
+    return refuse("malformed");
+  if (!issuedAt || !isValidDate(issuedAt) || !isValidDate(expirationTime) || !isValidDate(notBefore)) {
+    return refuse("malformed");
   }
-  // validateSiweMessage checks expirationTime and notBefore against `time`.
-  if (!validateSiweMessage({ message: fields, domain, nonce, time: now })) return null;
-  if (!(await isSignatureValid(settings, address, message, signature))) return null;
-  return { address: getAddress(address), nonce };
+  if (version !== "1") return refuse("version");
+  if (!settings.domains.includes(domain)) return refuse("domain");
+  if (chainId === undefined || !settings.chainIds.includes(chainId)) return refuse("chain_id");
+  if (issuedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) return refuse("issued_at");
+  if (expirationTime && now >= expirationTime) return refuse("expired");
+  if (notBefore && now < notBefore) return refuse("not_before");
+  // viem's own rules on top (nonce alphabet and length among them).
+  if (!validateSiweMessage({ message: fields, domain, nonce, time: now })) return refuse("malformed");
+  if (!(await isSignatureValid(settings, address, message, signature))) return refuse("signature");
+  return { ok: true, address: getAddress(address), nonce, expirationTime };
 }
 
 async function isSignatureValid(

@@ -1,14 +1,17 @@
 import type { Db } from "../db/database.js";
 import { consumeNonce, issueNonce } from "./nonce.js";
-import { createSession, findSessionWallet, revokeSession } from "./session.js";
-import { checkSiweMessage, type SiweSettings } from "./siwe.js";
+import { createSession, findSession, type LiveSession, revokeSession } from "./session.js";
+import { checkSiweMessage, type SiweCheck, type SiweSettings } from "./siwe.js";
 
 /** Sessions as procedures use them. Only a token's SHA-256 is stored. */
 export interface SessionStore {
-  /** A new session of SESSION_TTL_SECONDS for `wallet`. */
-  create(wallet: string): Promise<{ token: string; expiresAt: Date }>;
-  /** The wallet of a live (unexpired, not logged out) session, or null. */
-  findWallet(token: string): Promise<string | null>;
+  /**
+   * A new session for `wallet` of SESSION_TTL_SECONDS, ending earlier at `notAfter` when given
+   * (the SIWE message's expiration time).
+   */
+  create(wallet: string, notAfter?: Date): Promise<{ token: string; expiresAt: Date }>;
+  /** The wallet and end of a live (unexpired, not logged out) session, or null. */
+  find(token: string): Promise<LiveSession | null>;
   /** Ends a session; its token gets 401 afterwards. */
   revoke(token: string): Promise<void>;
 }
@@ -20,16 +23,16 @@ export interface NonceStore {
   consume(nonce: string): Promise<boolean>;
 }
 
-/** Checks a signed EIP-4361 message, all but its nonce; null on any failure. */
+/** Checks a signed EIP-4361 message, all but its nonce: the signer, or the check that failed. */
 export interface SiweChecker {
-  check(message: string, signature: string): Promise<{ address: `0x${string}`; nonce: string } | null>;
+  check(message: string, signature: string): Promise<SiweCheck>;
 }
 
 /** The session store over the database. */
 export function createSessionStore(db: Db, ttlSeconds: number): SessionStore {
   return {
-    create: (wallet) => createSession(db, wallet, ttlSeconds),
-    findWallet: (token) => findSessionWallet(db, token),
+    create: (wallet, notAfter) => createSession(db, wallet, ttlSeconds, notAfter),
+    find: (token) => findSession(db, token),
     revoke: (token) => revokeSession(db, token),
   };
 }

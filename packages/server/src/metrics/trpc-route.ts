@@ -11,6 +11,7 @@ type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & s
 const PROCEDURES: Record<ProcedurePath, true> = {
   "auth.nonce": true,
   "auth.verify": true,
+  "auth.session": true,
   "auth.logout": true,
   "keys.create": true,
   "keys.list": true,

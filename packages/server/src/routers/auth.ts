@@ -1,11 +1,19 @@
 import { TRPCError } from "@trpc/server";
+import type { SiweRefusal } from "../auth/siwe.js";
+import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
-import { logoutOutput, nonceOutput, verifyInput, verifyOutput } from "../schemas/auth.js";
+import { logoutOutput, nonceOutput, sessionOutput, verifyInput, verifyOutput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
 // One message for every sign-in failure, so a caller learns nothing about which check failed.
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
+
+/** Logs which check refused a sign-in (for the operator), then answers the caller's generic 401. */
+function refuseSignIn(ctx: Pick<Context, "signInLog" | "clientIp">, check: SiweRefusal): never {
+  ctx.signInLog.refused(check, ctx.clientIp());
+  throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+}
 
 /** How each procedure is served as REST (see routers/rest.ts). */
 export const authHttp = {
@@ -17,6 +25,7 @@ export const authHttp = {
     errors: [401, 413, 415],
     security: "public",
   },
+  session: { method: "GET", path: "/auth/session", successStatus: 200, errors: [401], security: "session" },
   logout: {
     method: "POST",
     path: "/auth/logout",
@@ -26,7 +35,7 @@ export const authHttp = {
   },
 } as const satisfies Record<string, HttpPolicy>;
 
-/** Sign-In with Ethereum: nonce, verify (returns a session token), logout. */
+/** Sign-In with Ethereum: nonce, verify (returns a session token), session (who am I), logout. */
 export const authRouter = router({
   nonce: publicProcedure
     .meta(
@@ -46,19 +55,31 @@ export const authRouter = router({
         tags: ["auth"],
         summary: "Sign in with a signed EIP-4361 message",
         description:
-          "Checks domain (SIWE_DOMAINS), chain id (SIWE_CHAIN_IDS), version 1, issued-at (at most 60 s in the future), expiration-time, not-before, the signature (EOA; ERC-1271/6492 when RPC_URL is set) and finally consumes the nonce atomically. Any failure is 401 with the same message.",
+          "Checks domain (SIWE_DOMAINS), chain id (SIWE_CHAIN_IDS), version 1, issued-at (at most 60 s in the future), expiration-time, not-before, the signature (EOA; ERC-1271/6492 when RPC_URL is set) and finally consumes the nonce atomically. Any failure is 401 with the same message (the server logs which check failed). The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
       }),
     )
     .input(verifyInput)
     .output(verifyOutput)
     .mutation(async ({ ctx, input }) => {
       const checked = await ctx.siwe.check(input.message, input.signature);
-      if (!checked || !(await ctx.nonces.consume(checked.nonce))) {
-        throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
-      }
-      const session = await ctx.sessions.create(checked.address);
+      if (!checked.ok) refuseSignIn(ctx, checked.check);
+      if (!(await ctx.nonces.consume(checked.nonce))) refuseSignIn(ctx, "nonce");
+      const session = await ctx.sessions.create(checked.address, checked.expirationTime);
       return { token: session.token, wallet: checked.address, expiresAt: session.expiresAt };
     }),
+
+  session: sessionProcedure
+    .meta(
+      openApiMeta(authHttp.session, {
+        tags: ["auth"],
+        summary: "Describe the current session",
+        description:
+          "The wallet the bearer token signed in and when its session ends; 401 when the token is missing, unknown, expired or logged out. The dashboard proxy asks this to tell whether a cookie still holds a session.",
+      }),
+    )
+    .input(noInput)
+    .output(sessionOutput)
+    .query(({ ctx }) => ({ wallet: ctx.wallet, expiresAt: ctx.sessionExpiresAt })),
 
   logout: sessionProcedure
     .meta(

@@ -41,6 +41,7 @@ function restRoute<S extends z.ZodType>(
 export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(authHttp.nonce, noInput, (caller, input) => caller.auth.nonce(input)),
   restRoute(authHttp.verify, verifyInput, (caller, input) => caller.auth.verify(input)),
+  restRoute(authHttp.session, noInput, (caller, input) => caller.auth.session(input)),
   restRoute(authHttp.logout, noInput, (caller, input) => caller.auth.logout(input)),
   restRoute(keysHttp.create, createKeyInput, (caller, input) => caller.keys.create(input)),
   restRoute(keysHttp.list, listKeysInput, (caller, input) => caller.keys.list(input)),

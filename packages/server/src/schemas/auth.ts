@@ -17,7 +17,18 @@ export const verifyInput = z.object({
 export const verifyOutput = z.object({
   token: z.string().meta({ description: "Opaque session token; send as `Authorization: Bearer <token>`" }),
   wallet,
-  expiresAt: timestamp,
+  expiresAt: timestamp.meta({
+    description:
+      "When the session ends: SESSION_TTL_SECONDS after sign-in, or the message's expiration time if sooner",
+  }),
+});
+
+export const sessionOutput = z.object({
+  wallet,
+  expiresAt: timestamp.meta({
+    description:
+      "When the session ends: SESSION_TTL_SECONDS after sign-in, or the message's expiration time if sooner",
+  }),
 });
 
 export const logoutOutput = z.object({ ok: z.literal(true) });
