@@ -37,6 +37,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     router,
     basePath: "/trpc/",
     maxBodySize: MAX_BODY_BYTES,
+    // One request cannot fan out into unbounded procedure calls; the client's batch link sends at most 10.
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: ({ req }) => createContext(services, req),
     // Verification answers are authorisation decisions: never cached on the way.
     responseMeta: ({ paths }) => (paths?.includes("keys.verify") ? { headers: NO_STORE } : {}),
@@ -148,6 +150,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     );
   };
 }
+/** Procedure calls one batched tRPC request may carry; more is 400 `BAD_REQUEST`. */
+export const MAX_BATCH_SIZE = 10;
+
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /** Batched tRPC verify (`/trpc/keys.verify?batch=1`) is a hot path too. */
