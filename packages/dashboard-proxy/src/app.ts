@@ -116,9 +116,15 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
               url: env.AGENT_URL,
               apiKey: env.AGENT_API_KEY,
               headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
+              protocol: env.AGENT_PROTOCOL,
+              model: env.AGENT_MODEL,
+              systemPrompt: env.AGENT_SYSTEM_PROMPT,
             }),
           ),
     logger,
+    access: env.CHAT_ACCESS,
+    perWalletLimit: env.CHAT_RATE_LIMIT_PER_MINUTE,
+    rateLimitWindowMs: options.rateLimitWindowMs,
   });
 
   return app;

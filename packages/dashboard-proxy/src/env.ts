@@ -58,6 +58,15 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000_000, 600),
     UPSTREAM_TIMEOUT_MS: boundedInt(100, 120_000, 8_000),
     CHAT_HEADER_TIMEOUT_MS: boundedInt(100, 600_000, 30_000),
+    /** `openai`: streaming chat completions (SSE, `[DONE]`); `text`: a plain streamed text body. */
+    AGENT_PROTOCOL: optionalString.pipe(z.enum(["openai", "text"]).default("openai")),
+    /** Sent as `model` to an OpenAI-style agent; omitted when unset. */
+    AGENT_MODEL: optionalString,
+    /** Sent first as a `system` message; browsers may send only user and assistant turns. */
+    AGENT_SYSTEM_PROMPT: optionalString.pipe(z.string().max(32_000).optional()),
+    /** `session`: chat needs a signed-in wallet and has a per-wallet limit; `public`: v0.1's rules. */
+    CHAT_ACCESS: optionalString.pipe(z.enum(["session", "public"]).default("session")),
+    CHAT_RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000, 20),
     /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
     LOG_LEVEL: optionalString.pipe(

@@ -9,8 +9,10 @@ export { type Env, EnvError, type EnvSource, parseEnv } from "./env.js";
 export { DASHBOARD_ROUTES, type DashboardRouteName, type DashboardRoutes } from "./routes/table.js";
 // Chat schemas and types
 export {
+  CHAT_EVENTS,
   type ChatMessage,
   type ChatRequest,
+  chatDeltaSchema,
   chatMessageSchema,
   chatRequestSchema,
   MAX_BODY_BYTES,

@@ -1,15 +1,19 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EnvSource } from "../src/index.js";
-import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
+import { type AgentStandIn, OPENAI_FIRST_REST, openAiChunk, startAgent } from "./support/agent-stand-in.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const CHAT = "/api/chat";
-const body = { messages: [{ role: "user", content: "What moved ETH today?" }], sessionId: "s_1" };
+const question = { role: "user", content: "What moved ETH today?" };
+const body = { messages: [question], sessionId: "s_1" };
 const json = (value: unknown): RequestInit => ({
   method: "POST",
   headers: { "content-type": "application/json" },
   body: JSON.stringify(value),
 });
+const delta = (text: string) => `data: ${JSON.stringify({ delta: text })}\n\n`;
+const DONE = "event: done\ndata: {}\n\n";
+const AGENT_FAILED = `event: error\ndata: ${JSON.stringify({ code: "BAD_GATEWAY", message: "The chat agent failed while answering" })}\n\n`;
 
 let agent: AgentStandIn;
 let proxy: RunningProxy;
@@ -20,11 +24,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent.close();
-  expect(transcripts.join("\n")).not.toContain(AGENT_KEY);
+  const everything = transcripts.join("\n");
+  expect(everything).not.toContain(AGENT_KEY);
+  expect(everything).not.toContain("agent secret detail");
 });
 beforeEach(() => {
   agent.calls.length = 0;
-  agent.behave({ kind: "stream", first: "data: first\n\n", rest: "data: rest\n\n" });
+  agent.behave(OPENAI_FIRST_REST);
 });
 afterEach(async () => {
   vi.useRealTimers();
@@ -33,9 +39,18 @@ afterEach(async () => {
   await proxy.close();
 });
 
+// These tests are about the relay: chat is public here; chat-access.test.ts covers sessions.
 async function start(env: EnvSource = {}) {
-  proxy = await startProxy({ AGENT_URL: agent.url, AGENT_API_KEY: AGENT_KEY, ...env });
+  proxy = await startProxy({ AGENT_URL: agent.url, AGENT_API_KEY: AGENT_KEY, CHAT_ACCESS: "public", ...env });
   return proxy;
+}
+
+/** Starts a chat and lets the agent finish once it has been asked; answers the whole response. */
+async function chatToTheEnd(value: unknown = body) {
+  const pending = proxy.call(CHAT, json(value));
+  await expect.poll(() => agent.calls.length).toBeGreaterThan(0);
+  agent.release();
+  return pending;
 }
 
 async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
@@ -44,18 +59,19 @@ async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
   return new TextDecoder().decode(value);
 }
 
-describe("chat streaming", () => {
-  it("streams the first chunk to the client before the agent has finished", async () => {
+describe("chat relay from an OpenAI-style agent", () => {
+  it("streams each text delta as an event as it arrives, in order, then a done event", async () => {
     await start();
     const res = await proxy.open(CHAT, json(body));
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
     const reader = res.body?.getReader();
     if (!reader) throw new Error("no body");
-    expect(await readChunk(reader)).toContain("data: first");
+    // The role-only chunk carries no text and makes no event.
+    expect(await readChunk(reader)).toBe(delta("first"));
 
-    // The agent is still holding its stream open: nothing after the first chunk exists yet.
+    // The agent is still holding its stream open: nothing after the first delta exists yet.
     const [call] = agent.calls;
     let ended = false;
     void call?.ended.then(() => (ended = true));
@@ -67,31 +83,96 @@ describe("chat streaming", () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       rest += new TextDecoder().decode(chunk.value);
     }
-    expect(rest).toContain("data: rest");
+    expect(rest).toBe(delta("rest") + DONE);
     expect(await call?.ended).toBe("finished");
   });
 
-  it("forwards only the validated body, with the key as a Bearer header, and passes back only allow-listed headers", async () => {
-    await start();
-    const pending = proxy.call(CHAT, json(body));
-    await expect.poll(() => agent.calls.length).toBe(1);
-    agent.release();
-    const res = await pending;
+  it("sends { model, stream, messages } with the system prompt first, the key as Bearer, and no sessionId", async () => {
+    await start({
+      AGENT_MODEL: "gpt-4o-mini",
+      AGENT_SYSTEM_PROMPT: "You answer questions about crypto markets.",
+    });
+    const res = await chatToTheEnd();
     expect(res.status).toBe(200);
     expect(agent.calls[0]?.headers.authorization).toBe(`Bearer ${AGENT_KEY}`);
-    expect(JSON.parse(agent.calls[0]?.body ?? "")).toEqual(body);
+    expect(agent.calls[0]?.headers.accept).toBe("text/event-stream");
+    expect(JSON.parse(agent.calls[0]?.body ?? "")).toEqual({
+      model: "gpt-4o-mini",
+      stream: true,
+      messages: [{ role: "system", content: "You answer questions about crypto markets." }, question],
+    });
+    // Only our own headers go back: none of the agent's.
     expect(res.headers["x-agent-internal"]).toBeUndefined();
     expect(res.headers["set-cookie"]).toBeUndefined();
-    expect(res.text).toBe("data: first\n\ndata: rest\n\n");
+    expect(res.text).toBe(delta("first") + delta("rest") + DONE);
   });
 
-  it("closes the upstream request when the client aborts", async () => {
+  it("omits model and system prompt when they are not set", async () => {
+    await start();
+    await chatToTheEnd({ messages: [question, { role: "assistant", content: "ETH rose." }, question] });
+    expect(JSON.parse(agent.calls[0]?.body ?? "")).toEqual({
+      stream: true,
+      messages: [question, { role: "assistant", content: "ETH rose." }, question],
+    });
+  });
+
+  it("keeps every character of deltas with quotes, newlines and non-ASCII text", async () => {
+    await start();
+    const pieces = ['He said "hi"\n', "line two\r\n\n", "café ☕ 🚀", "data: not a frame\n\n"];
+    agent.behave({ kind: "openai", first: pieces, rest: [] });
+    const res = await chatToTheEnd();
+    expect(res.text).toBe(pieces.map(delta).join("") + DONE);
+  });
+
+  it("ends the answer at [DONE], even when the agent keeps its connection open", async () => {
+    await start();
+    agent.behave({ kind: "stream", first: `${openAiChunk({ content: "all" })}data: [DONE]\n\n`, rest: "" });
+    // Not released: the agent holds the connection; the proxy finishes and hangs up on it.
+    const res = await proxy.call(CHAT, json(body));
+    expect(res.text).toBe(delta("all") + DONE);
+    expect(await agent.calls[0]?.ended).toBe("aborted");
+  });
+
+  it("treats a clean end without [DONE] as the end of the answer", async () => {
+    await start();
+    agent.behave({ kind: "openai", first: ["a"], rest: ["b"], end: "no-done" });
+    expect((await chatToTheEnd()).text).toBe(delta("a") + delta("b") + DONE);
+  });
+
+  it.each([
+    ["its connection dies", "reset"],
+    ["it sends an error event", "error"],
+  ] as const)("ends with an error event when the agent fails mid-answer (%s)", async (_name, end) => {
+    await start();
+    agent.behave({ kind: "openai", first: ["partial"], rest: ["more"], end });
+    const res = await chatToTheEnd();
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(new RegExp(`^${delta("partial")}(${delta("more")})?`));
+    expect(res.text.endsWith(AGENT_FAILED)).toBe(true);
+    expect(res.text).not.toContain("agent secret detail");
+    const warning = proxy.logLines
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === "agent stream failed");
+    expect(warning).toMatchObject({ upstream: "agent", failure: { kind: "bad_gateway" } });
+  });
+
+  it("ends with an error event when the agent sends data that is not a chunk", async () => {
+    await start();
+    agent.behave({
+      kind: "stream",
+      first: openAiChunk({ content: "ok" }),
+      rest: "data: <html>oops</html>\n\n",
+    });
+    expect((await chatToTheEnd()).text).toBe(delta("ok") + AGENT_FAILED);
+  });
+
+  it("aborts the agent's request when the browser stops reading (Stop)", async () => {
     await start();
     const abort = new AbortController();
     const res = await proxy.open(CHAT, { ...json(body), signal: abort.signal });
     const reader = res.body?.getReader();
     if (!reader) throw new Error("no body");
-    expect(await readChunk(reader)).toContain("data: first");
+    expect(await readChunk(reader)).toBe(delta("first"));
     abort.abort();
     await reader.read().catch(() => undefined);
     expect(await agent.calls[0]?.ended).toBe("aborted");
@@ -105,7 +186,7 @@ describe("chat streaming", () => {
     expect(res.status).toBe(200);
     vi.advanceTimersByTime(1_500);
     agent.release();
-    expect(await res.text()).toBe("data: first\n\ndata: rest\n\n");
+    expect(await res.text()).toBe(delta("first") + delta("rest") + DONE);
   });
 
   it("answers 504 when the agent sends no headers within CHAT_HEADER_TIMEOUT_MS", async () => {
@@ -121,7 +202,7 @@ describe("chat streaming", () => {
     expect(await agent.calls[0]?.ended).toBe("aborted");
   });
 
-  it("answers an agent error with 502 and none of its body", async () => {
+  it("answers an agent error status with a 502 envelope and none of its body", async () => {
     await start();
     agent.behave({ kind: "status", status: 500, body: "Traceback: internal agent secret detail" });
     const res = await proxy.call(CHAT, json(body));
@@ -131,87 +212,15 @@ describe("chat streaming", () => {
   });
 });
 
-describe("chat requests refused", () => {
-  it("answers 503 with a clear message when AGENT_URL is unset", async () => {
-    proxy = await startProxy({});
-    const res = await proxy.call(CHAT, json(body));
-    expect(res.status).toBe(503);
-    expect(JSON.parse(res.text)).toMatchObject({
-      code: "SERVICE_UNAVAILABLE",
-      message: expect.stringContaining("AGENT_URL"),
+describe("chat relay from a plain-text agent (AGENT_PROTOCOL=text)", () => {
+  it("relays each chunk of the body as a delta and passes sessionId and the system prompt through", async () => {
+    await start({ AGENT_PROTOCOL: "text", AGENT_MODEL: "ignored", AGENT_SYSTEM_PROMPT: "Be brief." });
+    agent.behave({ kind: "stream", first: "Hello, ", rest: "world." });
+    const res = await chatToTheEnd();
+    expect(res.text).toBe(delta("Hello, ") + delta("world.") + DONE);
+    expect(JSON.parse(agent.calls[0]?.body ?? "")).toEqual({
+      messages: [{ role: "system", content: "Be brief." }, question],
+      sessionId: "s_1",
     });
-  });
-
-  it.each([
-    ["no messages", { messages: [] }],
-    ["51 messages", { messages: Array.from({ length: 51 }, () => ({ role: "user", content: "hi" })) }],
-    ["an unknown role", { messages: [{ role: "tool", content: "hi" }] }],
-    ["empty content", { messages: [{ role: "user", content: "" }] }],
-    ["8,001 characters", { messages: [{ role: "user", content: "x".repeat(8_001) }] }],
-    ["an extra field", { ...body, model: "gpt-9" }],
-    ["a bad sessionId", { ...body, sessionId: "../../etc" }],
-    ["a non-object", ["hello"]],
-  ])("refuses a body with %s: 400 with issues, agent not called", async (_name, value) => {
-    await start();
-    const res = await proxy.call(CHAT, json(value));
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.text)).toMatchObject({ code: "BAD_REQUEST", issues: expect.any(Array) });
-    expect(agent.calls).toHaveLength(0);
-  });
-
-  it("refuses invalid JSON with 400", async () => {
-    await start();
-    const res = await proxy.call(CHAT, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{nope",
-    });
-    expect(res.status).toBe(400);
-    expect(agent.calls).toHaveLength(0);
-  });
-
-  it("refuses a body over 64 KiB with 413", async () => {
-    await start();
-    const big = {
-      messages: Array.from({ length: 10 }, () => ({ role: "user", content: "x".repeat(7_000) })),
-    };
-    const res = await proxy.call(CHAT, json(big));
-    expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
-    expect(agent.calls).toHaveLength(0);
-  });
-
-  it("refuses an over-64-KiB body sent chunked, without Content-Length, with 413", async () => {
-    await start();
-    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 6) controller.enqueue(chunk);
-        else controller.close();
-      },
-    });
-    // `duplex` is required by Node's fetch for a streamed body; the DOM typings lack it.
-    const init: RequestInit & { duplex: "half" } = {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: stream,
-      duplex: "half",
-    };
-    const res = await proxy.call(CHAT, init);
-    expect(res.status).toBe(413);
-    expect(agent.calls).toHaveLength(0);
-  });
-
-  it("refuses a body that is not application/json with 415", async () => {
-    await start();
-    const res = await proxy.call(CHAT, {
-      method: "POST",
-      headers: { "content-type": "text/plain" },
-      body: "hi",
-    });
-    expect(res.status).toBe(415);
-    expect(JSON.parse(res.text)).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
-    expect(agent.calls).toHaveLength(0);
   });
 });

@@ -28,6 +28,8 @@ async function start(env: Record<string, string> = {}): Promise<RunningProxy> {
     COINGECKO_API_KEY: COINGECKO_KEY,
     AGENT_URL: agent.url,
     AGENT_API_KEY: AGENT_KEY,
+    // Chat without a session: these tests count traffic, not who may chat.
+    CHAT_ACCESS: "public",
     ...env,
   });
 }

@@ -16,6 +16,7 @@ beforeAll(async () => {
       COINGECKO_API_KEY: COINGECKO_KEY,
       AGENT_URL: agent.url,
       AGENT_API_KEY: AGENT_KEY,
+      CHAT_ACCESS: "public",
       UPSTREAM_TIMEOUT_MS: "600",
       CHAT_HEADER_TIMEOUT_MS: "600",
       LOG_LEVEL: "trace",

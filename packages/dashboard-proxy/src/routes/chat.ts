@@ -1,27 +1,44 @@
 import type { H3 } from "h3";
 import type { Logger } from "pino";
+import { type ChatAccess, createChatAccessCheck, type ResolveSession } from "../chat/access.js";
+import { relayEvents } from "../chat/event-stream.js";
+import { AgentStreamError } from "../chat/openai-deltas.js";
 import { errorResponse, validationError } from "../http/errors.js";
 import { chatRequestSchema } from "../schemas/chat.js";
 import type { AgentClient } from "../upstream/agent.js";
 import { failureToApiError } from "../upstream/failure.js";
+import { fetchErrorDetail } from "../upstream/fetch-error.js";
 import { DASHBOARD_ROUTES } from "./table.js";
 
 /** What the chat route needs; `agent` is undefined when `AGENT_URL` is unset. */
 export interface ChatRouteOptions {
   agent: AgentClient | undefined;
   logger: Logger;
+  /** `CHAT_ACCESS`; default `session`. */
+  access?: ChatAccess;
+  /** The signed-in wallet behind the request's cookie; without it, session access answers 401. */
+  resolveSession?: ResolveSession;
+  /** `CHAT_RATE_LIMIT_PER_MINUTE`: chats per wallet per window under session access; default 20. */
+  perWalletLimit?: number;
+  /** The per-wallet window; default one minute. */
+  rateLimitWindowMs?: number;
 }
 
-// Content types a chat stream may carry back; anything else is relabelled as plain text so the
-// agent cannot make the browser sniff or render something else.
-const STREAM_TYPES = /^(text\/event-stream|text\/plain|application\/x-ndjson|application\/json)\s*(;|$)/i;
-
 /**
- * Registers `POST /api/chat`: validates the body (64 KiB at most, enforced by the app's body
- * limit), forwards it to the agent and streams the agent's answer back as it arrives.
+ * Registers `POST /api/chat`: checks access (session and per-wallet limit, or public), validates
+ * the body (64 KiB at most, enforced by the app's body limit), sends it to the agent and relays
+ * the answer as the event stream schemas/chat.ts describes. Failures before the stream starts are
+ * JSON error envelopes; after, one `error` event.
  */
 export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
   const { agent, logger } = options;
+  const checkAccess = createChatAccessCheck({
+    access: options.access ?? "session",
+    resolveSession: options.resolveSession,
+    perWalletLimit: options.perWalletLimit ?? 20,
+    windowMs: options.rateLimitWindowMs ?? 60_000,
+    logger,
+  });
 
   app.post(DASHBOARD_ROUTES.chat.path, async (event) => {
     if (agent === undefined) {
@@ -30,6 +47,8 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
         message: "Chat is not configured: the dashboard proxy has no AGENT_URL",
       });
     }
+    const refused = await checkAccess(event);
+    if (refused !== undefined) return errorResponse(refused);
     const mediaType = (event.req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
     if (mediaType !== "application/json") {
       return errorResponse({
@@ -48,16 +67,26 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
     const body = chatRequestSchema.safeParse(json);
     if (!body.success) return errorResponse(validationError(body.error, "Invalid chat request"));
 
-    const result = await agent.send(body.data, event.req.signal);
+    // Aborted when the browser goes away or cancels the body (Stop): the agent's request ends too.
+    const stop = new AbortController();
+    const result = await agent.send(body.data, AbortSignal.any([event.req.signal, stop.signal]));
     if (!result.ok) {
       logger.warn({ upstream: "agent", failure: result.failure }, "upstream failed");
       return errorResponse(failureToApiError(result.failure, "chat agent"));
     }
-    const upstreamType = result.value.headers.get("content-type") ?? "";
-    return new Response(result.value.body, {
+    const stream = relayEvents(
+      result.value,
+      () => stop.abort(),
+      (error) => {
+        if (stop.signal.aborted || event.req.signal.aborted) return;
+        const detail = error instanceof AgentStreamError ? error.reason : fetchErrorDetail(error);
+        logger.warn({ upstream: "agent", failure: { kind: "bad_gateway", detail } }, "agent stream failed");
+      },
+    );
+    return new Response(stream, {
       status: 200,
       headers: {
-        "content-type": STREAM_TYPES.test(upstreamType) ? upstreamType : "text/plain; charset=utf-8",
+        "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
         "x-accel-buffering": "no",
         "x-content-type-options": "nosniff",

@@ -3,8 +3,10 @@
 
 // Chat schemas and types
 export {
+  CHAT_EVENTS,
   type ChatMessage,
   type ChatRequest,
+  chatDeltaSchema,
   chatMessageSchema,
   chatRequestSchema,
   MAX_BODY_BYTES,

@@ -25,6 +25,9 @@ beforeAll(async () => {
     COINGECKO_API_KEY: COINGECKO_KEY,
     AGENT_URL: `${upstream.baseUrl}/chat`,
     AGENT_API_KEY: AGENT_KEY,
+    // Raw bytes, relayed as deltas; chat open to all (these tests are about upstream faults).
+    AGENT_PROTOCOL: "text",
+    CHAT_ACCESS: "public",
     UPSTREAM_TIMEOUT_MS: "1000",
     CHAT_HEADER_TIMEOUT_MS: "1000",
     RATE_LIMIT_PER_MINUTE: "1000000",
@@ -45,6 +48,10 @@ afterAll(async () => {
 
 /** A price request no earlier test has cached, so it really goes upstream. */
 const freshPrice = () => `/api/prices/simple?ids=coin-${nextCoin++}&vs_currencies=usd`;
+
+const DONE = "event: done\ndata: {}\n\n";
+const AGENT_FAILED =
+  'event: error\ndata: {"code":"BAD_GATEWAY","message":"The chat agent failed while answering"}\n\n';
 
 const chat = (body = { messages: [{ role: "user", content: "hi" }] }) => ({
   method: "POST",
@@ -111,6 +118,7 @@ describe("market data upstream misbehaving", () => {
     const refused = await startProxy({
       COINGECKO_BASE_URL: `http://127.0.0.1:${port}/api/v3`,
       AGENT_URL: `http://127.0.0.1:${port}/chat`,
+      CHAT_ACCESS: "public",
     });
     try {
       const prices = await sendRaw(refused.url, { path: freshPrice() });
@@ -142,7 +150,8 @@ describe("chat agent misbehaving", () => {
     upstream.behave("good");
     const next = await sendRaw(proxy.url, { path: "/api/chat", ...chat() });
     expect(next.status).toBe(200);
-    expect(JSON.parse(next.text)).toEqual({ bitcoin: { usd: 100 } });
+    expect(next.text).toMatch(/^data: \{"delta":/);
+    expect(next.text.endsWith(DONE)).toBe(true);
   });
 
   it.each<Misbehaviour>(["stream-then-reset", "truncated", "truncated-chunked"])(
@@ -151,7 +160,7 @@ describe("chat agent misbehaving", () => {
       upstream.behave(mode);
       const response = await fetch(`${proxy.url}/api/chat`, chat());
       expect(response.status).toBe(200);
-      // The client gets what the agent sent, then an error: a cut stream never looks complete.
+      // The client gets what the agent sent, then an error event: a cut stream never looks complete.
       const reader = response.body?.getReader();
       if (!reader) throw new Error("no body");
       let received = "";
@@ -162,8 +171,11 @@ describe("chat agent misbehaving", () => {
           received += new TextDecoder().decode(chunk.value);
         }
       })().catch(() => "error");
-      expect(ending).toBe("error");
-      if (mode === "stream-then-reset") expect(received).toBe("data: first\n\n");
+      expect(ending).toBe("clean end");
+      expect(received.endsWith(AGENT_FAILED)).toBe(true);
+      expect(received).not.toContain(DONE);
+      if (mode === "stream-then-reset")
+        expect(received).toBe(`data: {"delta":"data: first\\n\\n"}\n\n${AGENT_FAILED}`);
       await expectStillServing();
       const next = await sendRaw(proxy.url, { path: "/api/chat", ...chat() });
       expect(next.status).toBe(200);
