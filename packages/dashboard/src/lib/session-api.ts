@@ -12,8 +12,18 @@ export type Session = z.output<typeof sessionSchema>;
 /** The TanStack Query key of the session; `null` data means signed out. */
 export const SESSION_QUERY_KEY = ["session"] as const;
 
-/** `GET /api/session`: the session, or null when signed out (401). */
+/**
+ * Whether the proxy's readable marker cookie (`keyport_signed_in=1`, no secret) is set. Without it the
+ * page is signed out and asks nothing: a signed-out load makes no request that answers 401 (which the
+ * browser would log as a console error).
+ */
+export function probablySignedIn(cookie: string): boolean {
+  return cookie.split(";").some((part) => part.trim() === "keyport_signed_in=1");
+}
+
+/** `GET /api/session`: the session, or null when signed out (no marker cookie, or 401). */
 export async function readSession(): Promise<Session | null> {
+  if (!probablySignedIn(document.cookie)) return null;
   try {
     return await fetchJson("/api/session", sessionSchema);
   } catch (error) {

@@ -18,14 +18,12 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(3_600);
-  const roll = useMutation({
-    ...trpc.keys.roll.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() }),
-    }),
-    gcTime: 0,
-  });
+  const roll = useMutation({ ...trpc.keys.roll.mutationOptions(), gcTime: 0 });
 
   function close() {
+    // The list refreshes only once the new secret is put away: the rolled key can no longer be rolled,
+    // so a refresh while the secret shows would unmount this row's dialog and the secret with it.
+    if (roll.data) void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
     setOpen(false);
     roll.reset();
   }
