@@ -1,0 +1,78 @@
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { installTestWallet, type TestWallet } from "./test-wallet.js";
+
+/** Debian's Chromium (`apt-get install -y chromium`); Playwright's own browser download is not used. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * Launches headless Chromium. Playwright gives each launch a fresh temporary profile; the flags keep the
+ * browser from calling home (updates, sync, field trials), so every request seen comes from the page.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** What a page did that the budgets forbid; every test expects all of it empty at the end. */
+export interface PageProblems {
+  /** `console.error` lines, including Chromium's own "Failed to load resource" lines. */
+  consoleErrors: string[];
+  /** Uncaught exceptions and unhandled rejections. */
+  pageErrors: string[];
+  /** Requests to any origin other than the dashboard's (data: and blob: URLs stay in the page). */
+  foreignRequests: string[];
+  /** alert/confirm/prompt dialogs (none is expected; they are dismissed). */
+  dialogs: string[];
+}
+
+/** A browser context with the test wallet and a page whose problems are recorded. */
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  wallet: TestWallet;
+  problems: PageProblems;
+}
+
+/** Opens a new context (its own cookies and storage) at `viewport`, with the test wallet installed. */
+export async function openSession(
+  browser: Browser,
+  origin: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<Session> {
+  const context = await browser.newContext({ viewport, serviceWorkers: "block" });
+  const wallet = await installTestWallet(context);
+  const page = await context.newPage();
+  const problems: PageProblems = { consoleErrors: [], pageErrors: [], foreignRequests: [], dialogs: [] };
+  page.on("console", (message) => {
+    if (message.type() === "error")
+      problems.consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => problems.pageErrors.push(`${error.name}: ${error.message}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (url.startsWith("data:") || url.startsWith("blob:")) return;
+    if (new URL(url).origin !== origin) problems.foreignRequests.push(`${request.method()} ${url}`);
+  });
+  page.on("dialog", (dialog) => {
+    problems.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { context, page, wallet, problems };
+}
+
+/** The session cookie's value as the browser holds it (httpOnly: page scripts cannot read it). */
+export async function sessionToken(context: BrowserContext): Promise<string | undefined> {
+  const cookies = await context.cookies();
+  return cookies.find((cookie) => cookie.name === "keyport_session")?.value;
+}

@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The production build of the dashboard that the proxy serves in these tests. */
+    dashboardDir: string;
+  }
+}
+
+const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * Vitest global setup: builds the dashboard once for all browser tests, into a folder of its own (the
+ * package's `dist` may be in use by a running `pnpm start`), and removes it afterwards.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const outDir = await mkdtemp(join(tmpdir(), "keyport-dashboard-e2e-"));
+  await build({
+    root: packageRoot,
+    configFile: join(packageRoot, "vite.config.ts"),
+    logLevel: "error",
+    build: { outDir, emptyOutDir: true },
+  });
+  project.provide("dashboardDir", outDir);
+  return () => rm(outDir, { recursive: true, force: true });
+}
