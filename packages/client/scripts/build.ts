@@ -20,11 +20,14 @@ const DIST = `${ROOT}dist/`;
 const STAGE = `${DIST}.stage/`;
 
 const packageJson: unknown = JSON.parse(await readFile(`${ROOT}package.json`, "utf8"));
-const dependencies = Object.keys(
-  typeof packageJson === "object" && packageJson !== null && "dependencies" in packageJson
-    ? (packageJson.dependencies ?? {})
-    : {},
-);
+/** The names under one dependency field of package.json. */
+function namesIn(field: "dependencies" | "peerDependencies"): string[] {
+  if (typeof packageJson !== "object" || packageJson === null || !(field in packageJson)) return [];
+  const value: unknown = Reflect.get(packageJson, field);
+  return typeof value === "object" && value !== null ? Object.keys(value) : [];
+}
+// What the bundles may import: what npm installs beside the package (tRPC, zod and viem are the consumer's).
+const dependencies = [...namesIn("dependencies"), ...namesIn("peerDependencies")];
 const isDependency = (id: string) => dependencies.some((name) => id === name || id.startsWith(`${name}/`));
 
 /** Points the private workspace packages at their staged build, so they are bundled, not imported. */

@@ -26,14 +26,21 @@ export {
   type DashboardClient,
   type DashboardClientOptions,
 } from "./dashboard-client.js";
-// Keyport server (tRPC)
+// Keyport server (tRPC): tRPC's own client plus signIn, and the parts to build one by hand
 export {
   createKeyportClient,
   type KeyportClient,
   type KeyportClientOptions,
-  type KeyportSession,
-  type KeyportSessionMethods,
+  type KeyportSignInMethod,
 } from "./keyport-client.js";
-export type { SignInOptions, SiweSigner } from "./sign-in.js";
+export {
+  type KeyportLinkOptions,
+  keyportLinks,
+  MAX_BATCH_ITEMS,
+  type TokenResult,
+  transformer,
+} from "./links.js";
+export { type KeyportSession, type SignInOptions, type SiweSigner, signIn } from "./sign-in.js";
+export { toKeyportError } from "./trpc-error.js";
 // Server types
 export type { ApiKey, AppRouter, RouterInputs, RouterOutputs, Usage, Verification } from "./types.js";

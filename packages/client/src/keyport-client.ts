@@ -1,58 +1,29 @@
-import { KeyportError } from "@keyport/errors";
-import {
-  createTRPCClientProxy,
-  httpBatchLink,
-  type TRPCClient,
-  type TRPCRequestOptions,
-  TRPCUntypedClient,
-} from "@trpc/client";
-import superjson from "superjson";
-import { buildSiweMessage, type SignInOptions, type SiweSigner, signerAddress, signWith } from "./sign-in.js";
-import { fromTRPCError } from "./trpc-error.js";
-import type { AppRouter, RouterOutputs } from "./types.js";
+import { createTRPCClient, type TRPCClient } from "@trpc/client";
+import { type KeyportLinkOptions, keyportLinks } from "./links.js";
+import { type KeyportSession, type SignInOptions, type SiweSigner, signIn } from "./sign-in.js";
+import type { AppRouter } from "./types.js";
 
-/** Options of `createKeyportClient`. */
-export interface KeyportClientOptions {
-  /** The server's tRPC endpoint, e.g. `http://localhost:3000/trpc`. */
-  url: string;
-  /** A session token to start with (from an earlier `signIn`). */
-  token?: string;
-  /** Asked for the token before each request when none is stored (e.g. read it from storage). */
-  getToken?: () => string | null | undefined | Promise<string | null | undefined>;
-  /** A fetch to use instead of the global one. */
-  fetch?: typeof globalThis.fetch;
-}
+/** Options of `createKeyportClient`: those of `keyportLinks`. */
+export type KeyportClientOptions = KeyportLinkOptions;
 
-/** The session returned by `signIn`: `token` is the bearer secret, keep it private. */
-export type KeyportSession = RouterOutputs["auth"]["verify"];
-
-/** Sign-in helpers that sit beside the procedures on a Keyport client. */
-export interface KeyportSessionMethods {
+/** The sign-in method that sits beside the procedures on a Keyport client. */
+export interface KeyportSignInMethod {
   /**
-   * Signs in with Ethereum: fetches a nonce, builds the EIP-4361 message, signs it, verifies it with the
-   * server and stores the session token, which every later call sends as `Authorization: Bearer`.
+   * Signs in with Ethereum (see the standalone `signIn`) and keeps the session token, which every later call
+   * of this client sends as `Authorization: Bearer`. Sign out with `client.auth.logout.mutate()`.
    */
   signIn(signer: SiweSigner, options: SignInOptions): Promise<KeyportSession>;
-  /** Ends the session on the server (if any) and forgets the stored token. */
-  signOut(): Promise<void>;
-}
-
-/** Every procedure of the server (`client.keys.list.query(...)`) plus `signIn` and `signOut`. */
-export type KeyportClient = TRPCClient<AppRouter> & KeyportSessionMethods;
-
-/** The untyped client with every rejection turned into a KeyportError. */
-class KeyportUntypedClient extends TRPCUntypedClient<AppRouter> {
-  override query(path: string, input?: unknown, opts?: TRPCRequestOptions): Promise<unknown> {
-    return super.query(path, input, opts).catch((error: unknown) => Promise.reject(fromTRPCError(error)));
-  }
-
-  override mutation(path: string, input?: unknown, opts?: TRPCRequestOptions): Promise<unknown> {
-    return super.mutation(path, input, opts).catch((error: unknown) => Promise.reject(fromTRPCError(error)));
-  }
 }
 
 /**
- * Creates the typed client of the Keyport server (tRPC, batched, superjson). Every failure is a KeyportError.
+ * tRPC's own client of the Keyport router (`client.keys.list.query(...)`; failures are `TRPCClientError`)
+ * plus `signIn`. `getUntypedClient` and `createTRPCOptionsProxy` accept it as any `TRPCClient`.
+ */
+export type KeyportClient = TRPCClient<AppRouter> & KeyportSignInMethod;
+
+/**
+ * Creates the typed client of the Keyport server, for Node scripts and backends (a browser page goes through
+ * the dashboard proxy, which keeps the token in a cookie: there, use `keyportLinks` with tRPC's client).
  * A token stored by `signIn` (or given as `token`) is sent first; without one, `getToken` is asked.
  * @example
  * const keyport = createKeyportClient({ url: "http://localhost:3000/trpc" });
@@ -61,57 +32,32 @@ class KeyportUntypedClient extends TRPCUntypedClient<AppRouter> {
  */
 export function createKeyportClient(options: KeyportClientOptions): KeyportClient {
   let stored: string | null = options.token ?? null;
-  const currentToken = async () => stored ?? (await options.getToken?.()) ?? null;
-
-  const untyped = new KeyportUntypedClient({
-    links: [
-      httpBatchLink({
-        url: options.url,
-        transformer: superjson,
-        fetch: options.fetch,
-        headers: async () => {
-          const token = await currentToken();
-          return token === null ? {} : { authorization: `Bearer ${token}` };
-        },
-      }),
-    ],
+  const trpc = createTRPCClient<AppRouter>({
+    links: keyportLinks({
+      url: options.url,
+      fetch: options.fetch,
+      getToken: async () => stored ?? (await options.getToken?.()),
+    }),
   });
-  const trpc = createTRPCClientProxy<AppRouter>(untyped);
-
-  const session: KeyportSessionMethods = {
+  const method: KeyportSignInMethod = {
     async signIn(signer, signInOptions) {
-      const address = signerAddress(signer);
-      const { nonce } = await trpc.auth.nonce.mutate();
-      const message = buildSiweMessage(address, nonce, signInOptions);
-      const signature = await signWith(signer, message);
-      const result = await trpc.auth.verify.mutate({ message, signature });
-      stored = result.token;
-      return result;
-    },
-    async signOut() {
-      try {
-        if ((await currentToken()) !== null) await trpc.auth.logout.mutate();
-      } catch (error) {
-        // A session that already expired or was revoked is as signed out as it gets.
-        if (!(error instanceof KeyportError && error.code === "UNAUTHORIZED")) throw error;
-      } finally {
-        stored = null;
-      }
+      const session = await signIn(trpc, signer, signInOptions);
+      stored = session.token;
+      return session;
     },
   };
-  return withSessionMethods(trpc, session);
+  return withSignIn(trpc, method);
 }
 
 /**
- * Puts the session methods in front of the tRPC proxy, which answers every other property with a procedure
- * path. A Proxy's static type is its target's, so the combined type is asserted here, once.
+ * Puts `signIn` in front of tRPC's client, a Proxy that answers every other property with a procedure path
+ * (and tRPC's own symbols with its internals, so the result still works with tRPC's helpers). A Proxy's
+ * static type is its target's, so the combined type is asserted here, once.
  */
-function withSessionMethods(trpc: TRPCClient<AppRouter>, session: KeyportSessionMethods): KeyportClient {
+function withSignIn(trpc: TRPCClient<AppRouter>, method: KeyportSignInMethod): KeyportClient {
   const combined = new Proxy(trpc, {
     get: (target, property, receiver) =>
-      Object.hasOwn(session, property)
-        ? Reflect.get(session, property)
-        : Reflect.get(target, property, receiver),
+      property === "signIn" ? method.signIn : Reflect.get(target, property, receiver),
   });
   return combined as KeyportClient;
 }

@@ -1,5 +1,10 @@
+import type { TRPCClient } from "@trpc/client";
 import type { Address, Hex } from "viem";
 import { createSiweMessage } from "viem/siwe";
+import type { AppRouter, RouterOutputs } from "./types.js";
+
+/** The session `signIn` answers: `token` is the bearer secret, keep it private. */
+export type KeyportSession = RouterOutputs["auth"]["verify"];
 
 /**
  * Who signs the EIP-4361 message: a viem local account (`privateKeyToAccount(...)`), or any address plus a
@@ -46,4 +51,24 @@ export function buildSiweMessage(address: Address, nonce: string, options: SignI
     statement: options.statement ?? "Sign in to Keyport",
     expirationTime: options.expirationTime,
   });
+}
+
+/**
+ * Signs in with Ethereum through a Keyport tRPC client: asks the server for a nonce, builds the EIP-4361
+ * message, signs it and verifies it. The client is not changed: pass the answer's `token` to the client that
+ * should act for the wallet (`createKeyportClient({ url, token })`). A refused sign-in rejects with the
+ * server's `TRPCClientError` (`toKeyportError` reads it).
+ * @example
+ * const { token } = await signIn(createKeyportClient({ url }), { account }, { chainId: 1, domain, uri });
+ */
+export async function signIn(
+  client: TRPCClient<AppRouter>,
+  signer: SiweSigner,
+  options: SignInOptions,
+): Promise<KeyportSession> {
+  const address = signerAddress(signer);
+  const { nonce } = await client.auth.nonce.mutate();
+  const message = buildSiweMessage(address, nonce, options);
+  const signature = await signWith(signer, message);
+  return client.auth.verify.mutate({ message, signature });
 }

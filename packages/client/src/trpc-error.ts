@@ -1,25 +1,38 @@
-import { type ErrorIssue, KeyportError, networkError, readIssues, toKeyportError } from "@keyport/errors";
+import {
+  type ErrorIssue,
+  toKeyportError as fromEnvelope,
+  KeyportError,
+  networkError,
+  readIssues,
+} from "@keyport/errors";
 import { TRPCClientError } from "@trpc/client";
 import { z } from "zod";
 
-// The error shape's `data` as the server's error formatter sends it; validated, never assumed.
-const errorData = z.object({ code: z.string(), httpStatus: z.number().int(), issues: z.unknown() });
+// The error shape's `data` as the server's error formatter sends it; validated, never assumed. Read by
+// shape, so a `TRPCClientErrorLike` from TanStack Query's hooks (or another copy of tRPC) reads the same.
+const withErrorData = z.object({
+  data: z.object({ code: z.string(), httpStatus: z.number().int(), issues: z.unknown() }),
+});
 
 /**
- * Turns whatever a tRPC call rejected with into a KeyportError: the server's code, HTTP status, message and
- * issues when it answered; `CLIENT_CLOSED_REQUEST` when the caller aborted; `NETWORK_ERROR` otherwise.
+ * Turns whatever a Keyport call failed with into a KeyportError: for a `TRPCClientError`, the server's code,
+ * HTTP status, message and issues when it answered, `CLIENT_CLOSED_REQUEST` (499) when the caller aborted,
+ * `NETWORK_ERROR` (status 0) when no answer arrived; a KeyportError (the dashboard client's) as it is.
+ * @example
+ * try { await keyport.keys.create.mutate({ name: "" }) }
+ * catch (error) { const { code, status, issues } = toKeyportError(error) }
  */
-export function fromTRPCError(error: unknown): KeyportError {
+export function toKeyportError(error: unknown): KeyportError {
   if (error instanceof KeyportError) return error;
-  if (!(error instanceof TRPCClientError)) return networkError(error);
-  const data = errorData.safeParse(error.data);
-  if (data.success) {
-    const { code, httpStatus } = data.data;
-    const issues = readIssues(data.data.issues);
+  const shaped = withErrorData.safeParse(error);
+  if (shaped.success && error instanceof Error) {
+    const { code, httpStatus } = shaped.data.data;
+    const issues = readIssues(shaped.data.data.issues);
     // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
     const message = issues && issues.length > 0 ? describeIssues(issues) : error.message;
-    return toKeyportError(httpStatus, { code, message, issues }, { fallbackMessage: message, cause: error });
+    return fromEnvelope(httpStatus, { code, message, issues }, { fallbackMessage: message, cause: error });
   }
+  if (!(error instanceof TRPCClientError)) return networkError(error);
   if (error.cause?.name === "AbortError") {
     return new KeyportError({
       code: "CLIENT_CLOSED_REQUEST",
@@ -31,7 +44,7 @@ export function fromTRPCError(error: unknown): KeyportError {
   // An HTTP answer that is not a tRPC error (a gateway's HTML 502, say): keep its status.
   const response = error.meta?.response;
   if (typeof Response !== "undefined" && response instanceof Response) {
-    return toKeyportError(response.status, undefined, {
+    return fromEnvelope(response.status, undefined, {
       fallbackMessage: `The server answered HTTP ${response.status} without a tRPC error body`,
       cause: error,
     });

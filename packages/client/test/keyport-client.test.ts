@@ -1,6 +1,15 @@
+import { createTRPCClient, getUntypedClient, TRPCClientError } from "@trpc/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyportClient, type KeyportClient, KeyportError } from "../src/index.js";
+import {
+  type AppRouter,
+  createKeyportClient,
+  type KeyportClient,
+  type KeyportError,
+  keyportLinks,
+  signIn,
+  toKeyportError,
+} from "../src/index.js";
 import { type RunningServer, startKeyportServer } from "./support/keyport-server.js";
 
 const SIWE = { chainId: 1, domain: "localhost", uri: "http://localhost/login" };
@@ -13,6 +22,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+/** Awaits a call that must fail with tRPC's own error, and reads it as a KeyportError. */
+async function failure(promise: Promise<unknown>): Promise<KeyportError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(TRPCClientError);
+  return toKeyportError(error);
 }
 
 describe("createKeyportClient against the real server", () => {
@@ -104,7 +120,7 @@ describe("createKeyportClient against the real server", () => {
 
   it("reads usage only for the session's own wallet: another wallet is FORBIDDEN 403", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
-    await expect(keyport.usage.get.query({ wallet: stranger })).rejects.toMatchObject({
+    expect(await failure(keyport.usage.get.query({ wallet: stranger }))).toMatchObject({
       code: "FORBIDDEN",
       status: 403,
     });
@@ -133,37 +149,37 @@ describe("createKeyportClient against the real server", () => {
     expect(asked).toBeGreaterThan(0);
   });
 
-  it("signs out: the server ends the session and later calls fail with UNAUTHORIZED 401", async () => {
+  it("signs out through auth.logout: the server ends the session and later calls fail with UNAUTHORIZED 401", async () => {
     const other = privateKeyToAccount(generatePrivateKey());
     const client = createKeyportClient({ url: server.trpcUrl });
     const { token } = await client.signIn({ account: other }, SIWE);
-    await client.signOut();
-    const error = await rejection(client.keys.list.query({ wallet: other.address }));
-    expect(error).toBeInstanceOf(KeyportError);
-    expect(error).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
-    // The token itself is dead on the server, not just forgotten by the client.
+    await client.auth.logout.mutate();
+    expect(await failure(client.keys.list.query({ wallet: other.address }))).toMatchObject({
+      code: "UNAUTHORIZED",
+      status: 401,
+    });
+    // The token itself is dead on the server, for any client that holds it.
     const reused = createKeyportClient({ url: server.trpcUrl, token });
-    await expect(reused.keys.list.query({ wallet: other.address })).rejects.toMatchObject({ status: 401 });
-    await client.signOut(); // signing out twice is harmless
+    expect(await failure(reused.keys.list.query({ wallet: other.address }))).toMatchObject({ status: 401 });
   });
 
   it("reports invalid input as BAD_REQUEST 400 with the issues", async () => {
-    const error = await rejection(keyport.keys.create.mutate({ name: "" }));
-    expect(error).toBeInstanceOf(KeyportError);
+    const error = await failure(keyport.keys.create.mutate({ name: "" }));
     expect(error).toMatchObject({ code: "BAD_REQUEST", status: 400 });
-    const paths = error instanceof KeyportError ? error.issues?.map((issue) => issue.path.join(".")) : [];
-    expect(new Set(paths)).toEqual(new Set(["name"]));
-    expect(error instanceof KeyportError && error.message).toMatch(/^Invalid input: name: /);
+    expect(new Set(error.issues?.map((issue) => issue.path.join(".")))).toEqual(new Set(["name"]));
+    expect(error.message).toMatch(/^Invalid input: name: /);
   });
 
   it("reports another wallet's list as FORBIDDEN 403 and an unknown key as NOT_FOUND 404", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
-    await expect(keyport.keys.list.query({ wallet: stranger })).rejects.toMatchObject({
-      name: "KeyportError",
-      code: "FORBIDDEN",
-      status: 403,
+    const forbidden = await rejection(keyport.keys.list.query({ wallet: stranger }));
+    // tRPC's own error, as TanStack Query's hooks type it: the status is in `data`.
+    expect(forbidden).toMatchObject({
+      name: "TRPCClientError",
+      data: { code: "FORBIDDEN", httpStatus: 403 },
     });
-    await expect(keyport.keys.revoke.mutate({ id: "key_0000000000000000" })).rejects.toMatchObject({
+    expect(toKeyportError(forbidden)).toMatchObject({ name: "KeyportError", code: "FORBIDDEN", status: 403 });
+    expect(await failure(keyport.keys.revoke.mutate({ id: "key_0000000000000000" }))).toMatchObject({
       code: "NOT_FOUND",
       status: 404,
     });
@@ -172,17 +188,71 @@ describe("createKeyportClient against the real server", () => {
   it("rejects a sign-in for another domain with UNAUTHORIZED 401 and keeps no token", async () => {
     const client = createKeyportClient({ url: server.trpcUrl });
     const other = privateKeyToAccount(generatePrivateKey());
-    await expect(
-      client.signIn({ account: other }, { ...SIWE, domain: "evil.example" }),
-    ).rejects.toMatchObject({
+    expect(
+      await failure(client.signIn({ account: other }, { ...SIWE, domain: "evil.example" })),
+    ).toMatchObject({
       code: "UNAUTHORIZED",
       status: 401,
     });
-    await expect(client.keys.list.query({ wallet: other.address })).rejects.toMatchObject({ status: 401 });
+    expect(await failure(client.keys.list.query({ wallet: other.address }))).toMatchObject({ status: 401 });
   });
 
-  it("reports an unreachable server as NETWORK_ERROR with status 0", async () => {
+  it("reports an unreachable server as NETWORK_ERROR with status 0, and an aborted call as 499", async () => {
     const client = createKeyportClient({ url: "http://127.0.0.1:1/trpc" });
-    await expect(client.auth.nonce.mutate()).rejects.toMatchObject({ code: "NETWORK_ERROR", status: 0 });
+    expect(await failure(client.auth.nonce.mutate())).toMatchObject({ code: "NETWORK_ERROR", status: 0 });
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await failure(keyport.auth.nonce.mutate(undefined, { signal: aborted.signal }))).toMatchObject({
+      code: "CLIENT_CLOSED_REQUEST",
+      status: 499,
+    });
+  });
+});
+
+describe("the parts of the client, used with tRPC's own createTRPCClient", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startKeyportServer();
+  });
+  afterAll(() => server.close());
+
+  it("signs in with the standalone signIn, then acts with the token through keyportLinks", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const anonymous = createTRPCClient<AppRouter>({ links: keyportLinks({ url: server.trpcUrl }) });
+    const session = await signIn(anonymous, { account }, SIWE);
+    expect(session.wallet).toBe(account.address);
+    // signIn returned the token and kept nothing: the anonymous client is still anonymous.
+    expect(await failure(anonymous.keys.create.mutate({ name: "nope" }))).toMatchObject({ status: 401 });
+
+    const signedIn = createTRPCClient<AppRouter>({
+      links: keyportLinks({ url: server.trpcUrl, token: session.token }),
+    });
+    const created = await signedIn.keys.create.mutate({ name: "by-links" });
+    expect(created.apiKey.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("batches at most 10 calls a request, the server's limit", async () => {
+    const bodies: number[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      bodies.push(new URL(String(input)).pathname.split(",").length);
+      return fetch(input, init);
+    };
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { token } = await signIn(createKeyportClient({ url: server.trpcUrl }), { account }, SIWE);
+    const client = createTRPCClient<AppRouter>({
+      links: keyportLinks({ url: server.trpcUrl, token, fetch: counting }),
+    });
+    const pages = await Promise.all(
+      Array.from({ length: 23 }, () => client.keys.list.query({ wallet: account.address })),
+    );
+    expect(pages.map((page) => page.keys)).toEqual(Array.from({ length: 23 }, () => []));
+    expect(bodies).toEqual([10, 10, 3]);
+  });
+
+  it("keeps createKeyportClient a plain tRPC client: tRPC's helpers find its untyped client", async () => {
+    const keyport = createKeyportClient({ url: server.trpcUrl });
+    const untyped = getUntypedClient(keyport);
+    const answer = await untyped.mutation("auth.nonce", undefined);
+    expect(answer).toMatchObject({ nonce: expect.any(String) });
   });
 });
