@@ -32,7 +32,7 @@ export interface DashboardClientOptions {
 export interface ChatStreamOptions {
   /** Aborting it stops the stream and the request behind it. */
   signal?: AbortSignal;
-  /** The agent's conversation id, passed through. */
+  /** The agent's conversation id, passed to a plain-text agent (`AGENT_PROTOCOL=text`) only. */
   sessionId?: string;
 }
 
@@ -48,8 +48,9 @@ export interface DashboardClient {
   };
   chat: {
     /**
-     * `POST /api/chat`: the agent's answer as raw text chunks, as they arrive (SSE framing, if the agent
-     * uses it, is left in). Nothing is sent until the iteration starts.
+     * `POST /api/chat`: the agent's answer as text deltas, as they arrive (the proxy's event stream,
+     * parsed). Throws a KeyportError if the agent fails mid-answer; ends quietly when `signal`
+     * aborts. Nothing is sent until the iteration starts.
      */
     stream(messages: ChatMessage[], options?: ChatStreamOptions): AsyncIterable<string>;
   };

@@ -23,7 +23,13 @@ describe("createDashboardClient against the real proxy", () => {
   beforeAll(async () => {
     coingecko = await startCoinGecko();
     agent = await startAgent(FIRST, REST);
-    proxy = await startProxy({ COINGECKO_BASE_URL: coingecko.baseUrl, AGENT_URL: agent.url });
+    // The stand-in agent streams plain text; chat is open to all here (sessions are the proxy's tests).
+    proxy = await startProxy({
+      COINGECKO_BASE_URL: coingecko.baseUrl,
+      AGENT_URL: agent.url,
+      AGENT_PROTOCOL: "text",
+      CHAT_ACCESS: "public",
+    });
     chatless = await startProxy({ COINGECKO_BASE_URL: coingecko.baseUrl });
     dashboard = createDashboardClient({ baseUrl: `${proxy.baseUrl}/` });
   });
@@ -85,7 +91,7 @@ describe("createDashboardClient against the real proxy", () => {
     });
   });
 
-  it("streams a chat as raw text chunks, as the agent sends them", async () => {
+  it("streams a chat as the text the agent sends, delta by delta", async () => {
     const chunks: string[] = [];
     const stream = dashboard.chat.stream([{ role: "user", content: "What moved ETH?" }], {
       sessionId: "s_1",

@@ -120,8 +120,10 @@ describe("Dashboard client types", () => {
     void dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "2" });
     // @ts-expect-error order is one of CoinGecko's values
     void dashboard.prices.markets({ vs_currency: "usd", order: "price_desc" });
-    // @ts-expect-error a chat role is user, assistant or system
+    // @ts-expect-error a chat role is user or assistant
     dashboard.chat.stream([{ role: "robot", content: "hi" }]);
+    // @ts-expect-error the system prompt is the proxy's own (AGENT_SYSTEM_PROMPT)
+    dashboard.chat.stream([{ role: "system", content: "hi" }]);
   });
 });
 
