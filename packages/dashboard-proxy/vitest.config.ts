@@ -17,6 +17,8 @@ export const shared = {
   alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
+  // The server's migrated PGlite folder: the session and /trpc tests run the real Keyport server on a copy.
+  globalSetup: ["../server/test/support/pglite-template.ts"],
 };
 
 export default defineConfig({

@@ -2,18 +2,27 @@ import { codeForStatus, type ErrorCode } from "@keyport/errors";
 import { bodyLimit, H3, type H3Event, type HTTPError } from "h3";
 import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
+import { createTrustedProxies } from "./http/client-ip.js";
 import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
 import { createAccessLogger, createLogger } from "./http/logger.js";
 import { corsHeaders } from "./http/origin.js";
 import { createRateLimiter } from "./http/rate-limit.js";
+import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
 import { createProxyMetrics } from "./metrics/proxy-metrics.js";
 import { registerChatRoute } from "./routes/chat.js";
+import { registerMetaRoute } from "./routes/meta.js";
 import { type PriceCacheOptions, registerPriceRoutes } from "./routes/prices.js";
+import { registerSessionRoutes } from "./routes/session.js";
+import { registerStaticRoutes } from "./routes/static.js";
+import { registerTrpcForward } from "./routes/trpc-forward.js";
 import { MAX_BODY_BYTES } from "./schemas/chat.js";
+import { createSessionCookies } from "./session/cookies.js";
+import { createSessionResolver } from "./session/resolver.js";
 import { createAgentClient } from "./upstream/agent.js";
 import { createCoinGeckoClient } from "./upstream/coingecko.js";
+import { createKeyportClient } from "./upstream/keyport.js";
 
 /** Knobs for tests and benchmarks; production uses the defaults. */
 export interface CreateAppOptions {
@@ -51,6 +60,10 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   const logger = createLogger(env.LOG_LEVEL, options.logDestination);
   const accessLogger = createAccessLogger(env.LOG_LEVEL, options.logDestination);
   const allowedOrigins = new Set(env.ALLOWED_ORIGINS);
+  const clientIp = createClientIpReader(createTrustedProxies(env.TRUSTED_PROXIES));
+  const keyport = createKeyportClient({ baseUrl: env.KEYPORT_URL, timeoutMs: env.KEYPORT_TIMEOUT_MS });
+  const cookies = createSessionCookies(env.PUBLIC_ORIGIN);
+  const sessions = createSessionResolver({ keyport, publicOrigin: env.PUBLIC_ORIGIN });
   const startedAt = new WeakMap<H3Event, number>();
   // Per app, not prom-client's global registry: tests run several apps in one process.
   const metrics = createProxyMetrics();
@@ -65,7 +78,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     onResponse: (response, event) => {
       // Answers differ by Origin (CORS headers, 403), so shared caches must key on it.
       if (!response.headers.has("vary")) response.headers.set("vary", "Origin");
-      const verdict = originVerdict(event, allowedOrigins);
+      const verdict = originVerdict(event, env.PUBLIC_ORIGIN, allowedOrigins);
       if (verdict.kind === "allowed") {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
           response.headers.set(name, value);
@@ -80,7 +93,9 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
 
   app.use(
     createGuards({
+      publicOrigin: env.PUBLIC_ORIGIN,
       allowedOrigins,
+      clientIp,
       rateLimiter: createRateLimiter({
         limit: env.RATE_LIMIT_PER_MINUTE,
         windowMs: options.rateLimitWindowMs ?? 60_000,
@@ -92,6 +107,9 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   // A real route, registered first: the dashboard's HTML fallback can never answer it.
   app.get(METRICS_PATH, createMetricsEndpoint(metrics.registry, env.METRICS_TOKEN));
   app.get("/healthz", () => Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }));
+  registerMetaRoute(app, { coingeckoPlan: env.COINGECKO_PLAN, chat: env.AGENT_URL !== undefined });
+  registerSessionRoutes(app, { keyport, cookies, sessions, publicOrigin: env.PUBLIC_ORIGIN });
+  registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   registerPriceRoutes(app, {
     client: metrics.upstream.countCoinGecko(
@@ -123,9 +141,13 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
           ),
     logger,
     access: env.CHAT_ACCESS,
+    resolveSession: sessions.resolveSession,
     perWalletLimit: env.CHAT_RATE_LIMIT_PER_MINUTE,
     rateLimitWindowMs: options.rateLimitWindowMs,
   });
+
+  // Last, and under `/**`: every route above is more specific, so the page never answers for one.
+  registerStaticRoutes(app, { dir: env.DASHBOARD_DIR });
 
   return app;
 }

@@ -14,8 +14,12 @@ describe("parseEnv", () => {
       UPSTREAM_TIMEOUT_MS: 8_000,
       CHAT_HEADER_TIMEOUT_MS: 30_000,
       LOG_LEVEL: "info",
-      TRUST_PROXY: false,
+      TRUSTED_PROXIES: ["127.0.0.1", "::1"],
+      KEYPORT_URL: "http://127.0.0.1:3000",
+      KEYPORT_TIMEOUT_MS: 10_000,
+      PUBLIC_ORIGIN: "http://localhost:3001",
     });
+    expect(env.DASHBOARD_DIR).toMatch(/packages[\\/]dashboard[\\/]dist$/);
     expect(env.AGENT_URL).toBeUndefined();
     expect(env.COINGECKO_API_KEY).toBeUndefined();
   });
@@ -44,9 +48,21 @@ describe("parseEnv", () => {
     expect(env.AGENT_URL).toBeUndefined();
   });
 
-  it("reads TRUST_PROXY", () => {
-    expect(parseEnv({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
-    expect(parseEnv({ TRUST_PROXY: "loopback" }).TRUST_PROXY).toBe("loopback");
+  it("reads TRUSTED_PROXIES as addresses and CIDR blocks; empty trusts nobody", () => {
+    expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.0/8, fd00::/8,192.0.2.1" }).TRUSTED_PROXIES).toEqual([
+      "10.0.0.0/8",
+      "fd00::/8",
+      "192.0.2.1",
+    ]);
+    expect(parseEnv({ TRUSTED_PROXIES: "," }).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv({ TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual([]);
+  });
+
+  it("derives PUBLIC_ORIGIN from PORT unless set, and drops trailing slashes", () => {
+    expect(parseEnv({ PORT: "8080" }).PUBLIC_ORIGIN).toBe("http://localhost:8080");
+    expect(parseEnv({ PUBLIC_ORIGIN: "https://keys.example/" }).PUBLIC_ORIGIN).toBe("https://keys.example");
+    expect(parseEnv({ KEYPORT_URL: "http://10.0.0.5:3000/" }).KEYPORT_URL).toBe("http://10.0.0.5:3000");
+    expect(parseEnv({ DASHBOARD_DIR: "/srv/dashboard" }).DASHBOARD_DIR).toBe("/srv/dashboard");
   });
 
   it.each([
@@ -57,7 +73,12 @@ describe("parseEnv", () => {
     [{ ALLOWED_ORIGINS: "https://a.example/path" }, "ALLOWED_ORIGINS"],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
     [{ UPSTREAM_TIMEOUT_MS: "1.5" }, "UPSTREAM_TIMEOUT_MS"],
-    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "true" }, "TRUSTED_PROXIES"],
+    [{ TRUSTED_PROXIES: "10.0.0.0/33" }, "TRUSTED_PROXIES"],
+    [{ TRUSTED_PROXIES: "proxy.local" }, "TRUSTED_PROXIES"],
+    [{ PUBLIC_ORIGIN: "https://keys.example/app" }, "PUBLIC_ORIGIN"],
+    [{ KEYPORT_URL: "ftp://server" }, "KEYPORT_URL"],
+    [{ KEYPORT_TIMEOUT_MS: "50" }, "KEYPORT_TIMEOUT_MS"],
   ])("refuses %o, naming %s", (source, name) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(name);

@@ -1,3 +1,5 @@
+import { isIP } from "node:net";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 /** CoinGecko's two hosts and the header each expects the key in. */
@@ -43,6 +45,37 @@ const originList = optionalString.transform((value, ctx) => {
   return entries;
 });
 
+/**
+ * A comma list of IP addresses or CIDR blocks (`10.0.0.0/8`, `fd00::/8`). Unlike other settings, an
+ * empty value is not "unset" but an empty list (trust no proxy), as on the server.
+ */
+const proxyList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? "127.0.0.1,::1")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0);
+    for (const entry of entries) {
+      if (!isProxyEntry(entry)) {
+        ctx.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR block` });
+      }
+    }
+    return entries;
+  });
+
+function isProxyEntry(entry: string): boolean {
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** Where the dashboard's build lands (packages/dashboard/dist), from src/ or dist/ alike. */
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url));
+
 /** The schema of every setting the proxy reads; `parseEnv` applies it. */
 export const envSchema = z
   .object({
@@ -72,12 +105,25 @@ export const envSchema = z
     LOG_LEVEL: optionalString.pipe(
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ),
-    TRUST_PROXY: optionalString.pipe(
-      z
-        .enum(["true", "false", "loopback"])
-        .default("false")
-        .transform((value) => (value === "loopback" ? value : value === "true")),
-    ),
+    /** Peers whose `X-Forwarded-For` names the client; the default trusts a proxy on this host. */
+    TRUSTED_PROXIES: proxyList,
+    /** Replaced by TRUSTED_PROXIES; refused so an old setting is not silently ignored. */
+    TRUST_PROXY: optionalString,
+    /** The Keyport server the `/trpc` forward and the session routes call. */
+    KEYPORT_URL: httpUrl.pipe(z.string().default("http://127.0.0.1:3000")),
+    KEYPORT_TIMEOUT_MS: boundedInt(100, 120_000, 10_000),
+    /** The origin browsers load the dashboard from; unset: `http://localhost:<PORT>`. */
+    PUBLIC_ORIGIN: optionalString,
+    /** The dashboard's built files, served at `/`. */
+    DASHBOARD_DIR: optionalString,
+  })
+  .refine((env) => env.TRUST_PROXY === undefined, {
+    path: ["TRUST_PROXY"],
+    message: "is replaced by TRUSTED_PROXIES (addresses of proxies whose X-Forwarded-For is believed)",
+  })
+  .refine((env) => env.PUBLIC_ORIGIN === undefined || isOrigin(env.PUBLIC_ORIGIN), {
+    path: ["PUBLIC_ORIGIN"],
+    message: "must be an origin like https://keys.example.com (scheme, host and port only)",
   })
   .refine((env) => env.COINGECKO_PLAN !== "pro" || env.COINGECKO_API_KEY !== undefined, {
     path: ["COINGECKO_API_KEY"],
@@ -85,12 +131,25 @@ export const envSchema = z
   })
   .transform((env) => {
     const plan = COINGECKO_PLANS[env.COINGECKO_PLAN];
+    const { TRUST_PROXY: _replaced, ...settings } = env;
     return {
-      ...env,
+      ...settings,
+      KEYPORT_URL: env.KEYPORT_URL.replace(/\/+$/, ""),
+      PUBLIC_ORIGIN: (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+      DASHBOARD_DIR: env.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       COINGECKO_BASE_URL: (env.COINGECKO_BASE_URL ?? plan.baseUrl).replace(/\/+$/, ""),
       COINGECKO_KEY_HEADER: plan.keyHeader,
     };
   });
+
+function isOrigin(value: string): boolean {
+  const trimmed = value.replace(/\/$/, "");
+  return (
+    URL.canParse(trimmed) &&
+    /^https?:$/.test(new URL(trimmed).protocol) &&
+    new URL(trimmed).origin === trimmed
+  );
+}
 
 /** Parsed, validated settings. */
 export type Env = z.output<typeof envSchema>;

@@ -23,8 +23,7 @@ function start(): void {
   const server = serveApp(createApp(env), {
     port: env.PORT,
     hostname: env.HOST,
-    // srvx resolves the client IP (rate limiting) from X-Forwarded-For only when told to.
-    trustProxy: env.TRUST_PROXY,
+    // No srvx trustProxy: it would believe X-Forwarded-Host too; the app reads TRUSTED_PROXIES itself.
     silent: true,
     gracefulShutdown: false,
   });

@@ -97,12 +97,18 @@ describe("origin check", () => {
     expect(agent.calls).toHaveLength(0);
   });
 
-  it("allows requests without an Origin and same-origin requests", async () => {
-    await start();
+  it("allows requests without an Origin and from PUBLIC_ORIGIN, without CORS headers", async () => {
+    await start({ PUBLIC_ORIGIN: "https://keys.example" });
     expect((await proxy.call(SIMPLE)).status).toBe(200);
-    const same = await proxy.call(SIMPLE, { headers: { origin: proxy.url } });
+    const same = await proxy.call(SIMPLE, { headers: { origin: "https://keys.example" } });
     expect(same.status).toBe(200);
     expect(same.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("never trusts Host: an Origin naming the Host it was sent to is still foreign", async () => {
+    await start({ PUBLIC_ORIGIN: "https://keys.example" });
+    const res = await proxy.call(SIMPLE, { headers: { origin: proxy.url } });
+    expect(res.status).toBe(403);
   });
 });
 

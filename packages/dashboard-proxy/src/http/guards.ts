@@ -1,36 +1,59 @@
-import { getRequestIP, type H3Event, type Middleware } from "h3";
+import type { H3Event, Middleware } from "h3";
+import { hasSessionCookie } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
 import { checkOrigin, type OriginVerdict, preflightHeaders } from "./origin.js";
 import type { RateLimiter } from "./rate-limit.js";
+import type { ClientIpReader } from "./request-ip.js";
 
 /** What the guards need. */
 export interface GuardOptions {
+  /** `PUBLIC_ORIGIN`: the dashboard's own pages. */
+  publicOrigin: string;
   allowedOrigins: ReadonlySet<string>;
   rateLimiter: RateLimiter;
+  clientIp: ClientIpReader;
 }
 
 /** The request's origin verdict (also used to add CORS headers to the response). */
-export function originVerdict(event: H3Event, allowed: ReadonlySet<string>): OriginVerdict {
-  return checkOrigin(event.req.headers.get("origin"), event.req.headers.get("host"), allowed);
+export function originVerdict(
+  event: H3Event,
+  publicOrigin: string,
+  allowed: ReadonlySet<string>,
+): OriginVerdict {
+  return checkOrigin(event.req.headers.get("origin"), publicOrigin, allowed);
 }
 
+// Paths counted per client IP: the API the proxy pays for (CoinGecko, the agent) or passes on.
+const LIMITED_PREFIXES = ["/api/", "/trpc/"];
+
 /**
- * Runs before every route: refuses foreign origins (403), answers preflights (204), and limits
- * `/api/*` per client IP (429 with `Retry-After`). The IP is the socket peer unless the server was
- * started with `trustProxy` (see `TRUST_PROXY`), so a client cannot pick its own by header.
+ * Runs before every route: refuses foreign origins (403), refuses a state-changing request that
+ * carries the session cookie from anywhere but `PUBLIC_ORIGIN` (403), answers preflights (204), and
+ * limits `/api/*` and `/trpc/*` per client IP (429 with `Retry-After`). The IP comes from
+ * `TRUSTED_PROXIES` (see `clientAddress`), so a client cannot pick its own by header.
  */
 export function createGuards(options: GuardOptions): Middleware {
   return (event, next) => {
-    const verdict = originVerdict(event, options.allowedOrigins);
+    const verdict = originVerdict(event, options.publicOrigin, options.allowedOrigins);
     if (verdict.kind === "forbidden") {
       return errorResponse({ code: "FORBIDDEN", message: "This origin may not use the dashboard proxy" });
     }
-    if (event.req.method === "OPTIONS") {
+    const method = event.req.method;
+    if (method === "OPTIONS") {
       const headers = verdict.kind === "allowed" ? preflightHeaders(verdict.origin) : {};
       return new Response(null, { status: 204, headers });
     }
-    if (event.url.pathname.startsWith("/api/")) {
-      const result = options.rateLimiter.hit(getRequestIP(event) ?? "unknown");
+    // Browsers send Origin on every request but GET/HEAD; without it (or with another site's) a
+    // request holding the cookie is someone else's page or a forged form.
+    if (method !== "GET" && method !== "HEAD" && verdict.kind !== "same-origin" && hasSessionCookie(event)) {
+      return errorResponse({
+        code: "FORBIDDEN",
+        message: "Session routes answer only the dashboard's own pages",
+      });
+    }
+    const path = event.url.pathname;
+    if (LIMITED_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+      const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
       if (!result.allowed) {
         return errorResponse({
           code: "TOO_MANY_REQUESTS",

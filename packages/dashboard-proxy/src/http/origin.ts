@@ -1,7 +1,7 @@
 /**
- * What to make of a request's `Origin`: absent (server-to-server, same-origin GET), the proxy's own
- * host, an origin in `ALLOWED_ORIGINS` (gets CORS headers), or anything else (refused, so a
- * cross-site page cannot spend our upstream quota).
+ * What to make of a request's `Origin`: absent (server-to-server, same-origin GET), the dashboard's
+ * own `PUBLIC_ORIGIN`, an origin in `ALLOWED_ORIGINS` (gets CORS headers), or anything else (refused,
+ * so a cross-site page cannot spend our upstream quota). `Host` plays no part: a client picks it.
  */
 export type OriginVerdict =
   | { kind: "none" }
@@ -10,20 +10,19 @@ export type OriginVerdict =
   | { kind: "forbidden" };
 
 /**
- * Classifies a request by its `Origin` and `Host` headers.
- * @example checkOrigin("https://app.example", "proxy.example", new Set(["https://app.example"]))
+ * Classifies a request by its `Origin` header.
+ * @example checkOrigin("https://app.example", "https://keys.example", new Set(["https://app.example"]))
  */
 export function checkOrigin(
   origin: string | null,
-  host: string | null,
+  publicOrigin: string,
   allowed: ReadonlySet<string>,
 ): OriginVerdict {
   if (origin === null) return { kind: "none" };
+  // Exact match: browsers send the serialized origin (lower-case scheme and host, no default port).
+  if (origin === publicOrigin) return { kind: "same-origin" };
+  // `Origin: null` (sandboxed frames, file://) matches neither and is refused.
   if (allowed.has(origin)) return { kind: "allowed", origin };
-  // `Origin: null` (sandboxed frames, file://) cannot parse and is refused.
-  if (host !== null && URL.canParse(origin) && new URL(origin).host === host.toLowerCase()) {
-    return { kind: "same-origin" };
-  }
   return { kind: "forbidden" };
 }
 

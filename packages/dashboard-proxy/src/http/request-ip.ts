@@ -1,0 +1,20 @@
+import { getRequestIP, type H3Event } from "h3";
+import { clientAddress, type TrustedProxies } from "./client-ip.js";
+
+/** Reads a request's client address (see `clientAddress`); answers once per request. */
+export type ClientIpReader = (event: H3Event) => string | undefined;
+
+/**
+ * Builds the reader the guards (per-IP limit) and the `/trpc` forward (`X-Forwarded-For`) share. The
+ * peer is srvx's socket address (the server runs without srvx's own `trustProxy`, which would also
+ * believe `X-Forwarded-Host`: `Host` is never trusted here).
+ */
+export function createClientIpReader(trusted: TrustedProxies): ClientIpReader {
+  const seen = new WeakMap<H3Event, string | undefined>();
+  return (event) => {
+    if (seen.has(event)) return seen.get(event);
+    const address = clientAddress(getRequestIP(event), event.req.headers.get("x-forwarded-for"), trusted);
+    seen.set(event, address);
+    return address;
+  };
+}

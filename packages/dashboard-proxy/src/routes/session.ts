@@ -1,0 +1,112 @@
+import type { H3 } from "h3";
+import { z } from "zod";
+import { type ApiError, errorResponse, validationError } from "../http/errors.js";
+import type { SessionCookies } from "../session/cookies.js";
+import { readSessionToken } from "../session/cookies.js";
+import { checkSessionProvenance } from "../session/provenance.js";
+import type { SessionResolver } from "../session/resolver.js";
+import type { KeyportAnswer, KeyportClient, SessionInfo } from "../upstream/keyport.js";
+
+/** What the session routes need. */
+export interface SessionRouteOptions {
+  keyport: KeyportClient;
+  cookies: SessionCookies;
+  sessions: Pick<SessionResolver, "remember" | "forget">;
+  publicOrigin: string;
+}
+
+/** The session routes' path: `POST` signs in, `GET` says who, `DELETE` signs out. */
+export const SESSION_PATH = "/api/session";
+
+// Bounds well above any real EIP-4361 message and signature (65 bytes, or an ERC-6492 wrapper).
+const signInSchema = z.object({
+  message: z.string().min(1).max(8_192),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/, "must be a 0x-prefixed hex signature")
+    .max(16_384),
+});
+
+const NOT_SIGNED_IN: ApiError = { code: "UNAUTHORIZED", message: "Not signed in" };
+
+/**
+ * Registers `/api/session`. The token the server hands out goes only into the httpOnly cookie; the
+ * page sees `{ wallet, expiresAt }`. Every method answers only the dashboard's own page
+ * (`checkSessionProvenance`), so `POST` and `DELETE` need `Origin: PUBLIC_ORIGIN`.
+ */
+export function registerSessionRoutes(app: H3, options: SessionRouteOptions): void {
+  const { keyport, cookies, sessions, publicOrigin } = options;
+
+  app.post(SESSION_PATH, async (event) => {
+    const refused = checkSessionProvenance(event, publicOrigin);
+    if (refused !== undefined) return errorResponse(refused);
+    const mediaType = (event.req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== "application/json") {
+      return errorResponse({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: "Send the sign-in body as application/json",
+      });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(await event.req.text());
+    } catch {
+      return errorResponse({ code: "BAD_REQUEST", message: "The body is not valid JSON" });
+    }
+    const body = signInSchema.safeParse(json);
+    if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
+
+    const answer = await keyport.verify(body.data.message, body.data.signature);
+    if (!answer.ok) return refusal(answer);
+    const { token, ...session } = answer.value;
+    sessions.remember(token, session);
+    return sessionResponse(session, cookies.set(token, session.expiresAt));
+  });
+
+  app.get(SESSION_PATH, async (event) => {
+    const refused = checkSessionProvenance(event, publicOrigin);
+    if (refused !== undefined) return errorResponse(refused);
+    const token = readSessionToken(event);
+    if (token === undefined) return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
+    const answer = await keyport.session(token);
+    if (!answer.ok) {
+      if (answer.status !== 401) return refusal(answer);
+      sessions.forget(token);
+      return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
+    }
+    sessions.remember(token, answer.value);
+    return sessionResponse(answer.value, []);
+  });
+
+  app.delete(SESSION_PATH, async (event) => {
+    const refused = checkSessionProvenance(event, publicOrigin);
+    if (refused !== undefined) return errorResponse(refused);
+    const token = readSessionToken(event);
+    if (token !== undefined) {
+      sessions.forget(token);
+      const answer = await keyport.logout(token);
+      // Unreachable or slow: keep the cookie so a retry can still end the session on the server.
+      if (!answer.ok && answer.status !== 401) return refusal(answer);
+    }
+    return withCookies(
+      Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }),
+      cookies.clear(),
+    );
+  });
+}
+
+function sessionResponse(session: SessionInfo, setCookies: string[]): Response {
+  const body = { wallet: session.wallet, expiresAt: session.expiresAt.toISOString() };
+  return withCookies(Response.json(body, { headers: { "cache-control": "no-store" } }), setCookies);
+}
+
+function refusal(answer: Extract<KeyportAnswer<unknown>, { ok: false }>): Response {
+  const response = errorResponse(answer.error);
+  // The envelope's code fixes errorResponse's status; keep the server's when it differs (e.g. 503).
+  return new Response(response.body, { status: answer.status, headers: response.headers });
+}
+
+function withCookies(response: Response, setCookies: string[]): Response {
+  for (const cookie of setCookies) response.headers.append("set-cookie", cookie);
+  return response;
+}

@@ -1,0 +1,96 @@
+import type { H3 } from "h3";
+import type { Logger } from "pino";
+import { errorResponse } from "../http/errors.js";
+import { rawPathname } from "../http/raw-path.js";
+import type { ClientIpReader } from "../http/request-ip.js";
+import { readSessionToken, type SessionCookies } from "../session/cookies.js";
+import { checkSessionProvenance } from "../session/provenance.js";
+import type { SessionResolver } from "../session/resolver.js";
+import { readProcedurePath } from "../trpc/allow-list.js";
+import { failureToApiError } from "../upstream/failure.js";
+import type { KeyportClient } from "../upstream/keyport.js";
+
+/** What the forward needs. */
+export interface TrpcForwardOptions {
+  keyport: KeyportClient;
+  cookies: SessionCookies;
+  sessions: Pick<SessionResolver, "forget">;
+  clientIp: ClientIpReader;
+  publicOrigin: string;
+  logger: Logger;
+}
+
+/** The forward's route; the server's tRPC endpoint has the same prefix. */
+export const TRPC_PREFIX = "/trpc/";
+
+// What tRPC's links send and read; nothing else crosses (no cookie, no Authorization from the page).
+const REQUEST_HEADERS = ["content-type", "accept", "trpc-accept"];
+const RESPONSE_HEADERS = ["content-type", "cache-control", "vary"];
+
+/**
+ * Registers `/trpc/**`: forwards GET (queries) and POST (mutations) of allowed procedures to the
+ * server with `Authorization: Bearer <cookie token>`, and streams the server's answer back with its
+ * status and body untouched (tRPC's own JSON). A 401 for a cookie request also clears the cookies.
+ */
+export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void {
+  const { keyport, cookies, sessions, clientIp, publicOrigin, logger } = options;
+
+  app.all(`${TRPC_PREFIX}**`, async (event) => {
+    const method = event.req.method;
+    if (method !== "GET" && method !== "POST") {
+      return errorResponse({
+        code: "METHOD_NOT_SUPPORTED",
+        message: "tRPC takes GET for queries and POST for mutations",
+        headers: { allow: "GET, POST" },
+      });
+    }
+    const path = readProcedurePath(rawPathname(event).slice(TRPC_PREFIX.length));
+    if (!path.ok) {
+      return path.reason === "encoded"
+        ? errorResponse({ code: "BAD_REQUEST", message: "Procedure paths may not be percent-encoded" })
+        : errorResponse({ code: "NOT_FOUND", message: "No such procedure on the dashboard's API" });
+    }
+    const refused = checkSessionProvenance(event, publicOrigin);
+    if (refused !== undefined) return errorResponse(refused);
+
+    const headers = new Headers();
+    for (const name of REQUEST_HEADERS) {
+      const value = event.req.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    const token = readSessionToken(event);
+    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    const ip = clientIp(event);
+    if (ip !== undefined) headers.set("x-forwarded-for", ip);
+    // Over 64 KiB this throws a 413, mapped to the envelope by the app's error hook.
+    const body = method === "POST" ? await event.req.arrayBuffer() : null;
+
+    const result = await keyport.forward({
+      method,
+      pathAndQuery: `${TRPC_PREFIX}${path.procedures.join(",")}${event.url.search}`,
+      headers,
+      body,
+      signal: event.req.signal,
+    });
+    if (!result.ok) {
+      logger.warn({ upstream: "keyport", failure: result.failure }, "upstream failed");
+      return errorResponse(failureToApiError(result.failure, "Keyport server"));
+    }
+    const upstream = result.value;
+    const answer = new Headers();
+    for (const name of RESPONSE_HEADERS) {
+      const value = upstream.headers.get(name);
+      if (value !== null) answer.set(name, value);
+    }
+    if (upstream.status === 401 && token !== undefined) {
+      sessions.forget(token);
+      for (const cookie of cookies.clear()) answer.append("set-cookie", cookie);
+    }
+    // A redirect (never expected from tRPC) is not followed and not passed on.
+    if (upstream.status >= 300 && upstream.status < 400) {
+      await upstream.body?.cancel();
+      return errorResponse({ code: "BAD_GATEWAY", message: "The Keyport server failed to answer" });
+    }
+    return new Response(upstream.body, { status: upstream.status, headers: answer });
+  });
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { readProcedurePath } from "./allow-list.js";
+
+describe("readProcedurePath", () => {
+  it("accepts allowed procedures, alone or batched", () => {
+    expect(readProcedurePath("keys.list")).toEqual({ ok: true, procedures: ["keys.list"] });
+    expect(readProcedurePath("keys.list,usage.get")).toEqual({
+      ok: true,
+      procedures: ["keys.list", "usage.get"],
+    });
+  });
+
+  it.each(["auth.verify", "auth.logout", "keys.verify", "keys.list,auth.verify", "", "keys.list,", "keys"])(
+    "refuses %j",
+    (path) => {
+      expect(readProcedurePath(path)).toEqual({ ok: false, reason: "not_allowed" });
+    },
+  );
+
+  it("refuses any percent-encoding before looking further", () => {
+    expect(readProcedurePath("auth%2Everify")).toEqual({ ok: false, reason: "encoded" });
+    expect(readProcedurePath("keys%2Elist")).toEqual({ ok: false, reason: "encoded" });
+  });
+});

@@ -1,0 +1,129 @@
+import { type ErrorEnvelope, errorBody, readEnvelope } from "@keyport/errors";
+import { z } from "zod";
+import type { UpstreamResult } from "./failure.js";
+import { fetchErrorDetail } from "./fetch-error.js";
+
+/** Where the Keyport server is and how long to wait for its answer headers. */
+export interface KeyportClientOptions {
+  /** `KEYPORT_URL`, without a trailing slash. */
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** A live session as the server describes it (never the token). */
+export interface SessionInfo {
+  wallet: string;
+  expiresAt: Date;
+}
+
+/** The server's answer to a call: what it said (status and envelope) when it refused. */
+export type KeyportAnswer<T> = { ok: true; value: T } | { ok: false; status: number; error: ErrorEnvelope };
+
+/** One `/trpc` call to pass on: the method, path with query, headers and body as the proxy built them. */
+export interface ForwardRequest {
+  method: string;
+  pathAndQuery: string;
+  headers: Headers;
+  /** Read whole first: at most 64 KiB (the app's body limit), so nothing is gained by streaming it. */
+  body: ArrayBuffer | null;
+  signal: AbortSignal;
+}
+
+/** The Keyport server's routes the proxy uses; the only module that knows `KEYPORT_URL`. */
+export interface KeyportClient {
+  /** `POST /auth/verify`: a signed EIP-4361 message for a session token. */
+  verify(message: string, signature: string): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
+  /** `GET /auth/session`: who the token belongs to, until when. */
+  session(token: string): Promise<KeyportAnswer<SessionInfo>>;
+  /** `POST /auth/logout`: ends the session on the server. */
+  logout(token: string): Promise<KeyportAnswer<{ ok: true }>>;
+  /** Sends a `/trpc` request on and returns the server's response unread (streamed back). */
+  forward(request: ForwardRequest): Promise<UpstreamResult<Response>>;
+}
+
+const sessionSchema = z.object({ wallet: z.string(), expiresAt: z.coerce.date() });
+const signedInSchema = sessionSchema.extend({ token: z.string() });
+const loggedOutSchema = z.object({ ok: z.literal(true) });
+
+const UNREACHABLE: ErrorEnvelope = errorBody("BAD_GATEWAY", "The Keyport server is unreachable");
+const TOO_SLOW: ErrorEnvelope = errorBody("GATEWAY_TIMEOUT", "The Keyport server did not answer in time");
+const GARBLED: ErrorEnvelope = errorBody("BAD_GATEWAY", "The Keyport server gave an unexpected answer");
+
+/**
+ * @example const keyport = createKeyportClient({ baseUrl: env.KEYPORT_URL, timeoutMs: env.KEYPORT_TIMEOUT_MS })
+ */
+export function createKeyportClient(options: KeyportClientOptions): KeyportClient {
+  const call = async <T>(
+    method: string,
+    path: string,
+    schema: z.ZodType<T>,
+    token?: string,
+    body?: unknown,
+  ): Promise<KeyportAnswer<T>> => {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let response: Response;
+    try {
+      response = await fetch(`${options.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "manual",
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      return { ok: false, ...failed(error) };
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      return { ok: false, status: 502, error: GARBLED };
+    }
+    if (response.ok) {
+      const parsed = schema.safeParse(json);
+      return parsed.success ? { ok: true, value: parsed.data } : { ok: false, status: 502, error: GARBLED };
+    }
+    const envelope = readEnvelope(json);
+    if (envelope === undefined || response.status >= 500) {
+      // The server's own 5xx text is already generic; a dependency's failure (503) keeps its words.
+      return {
+        ok: false,
+        status: response.status >= 500 ? response.status : 502,
+        error: envelope ?? GARBLED,
+      };
+    }
+    return { ok: false, status: response.status, error: envelope };
+  };
+
+  return {
+    verify: (message, signature) =>
+      call("POST", "/auth/verify", signedInSchema, undefined, { message, signature }),
+    session: (token) => call("GET", "/auth/session", sessionSchema, token),
+    logout: (token) => call("POST", "/auth/logout", loggedOutSchema, token, {}),
+    async forward(request) {
+      try {
+        const response = await fetch(`${options.baseUrl}${request.pathAndQuery}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          redirect: "manual",
+          signal: AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]),
+        });
+        return { ok: true, value: response };
+      } catch (error) {
+        const detail = fetchErrorDetail(error);
+        if (request.signal.aborted) return { ok: false, failure: { kind: "client_closed", detail } };
+        if (detail === "TimeoutError") return { ok: false, failure: { kind: "timeout", detail } };
+        return { ok: false, failure: { kind: "bad_gateway", detail } };
+      }
+    },
+  };
+}
+
+function failed(error: unknown): { status: number; error: ErrorEnvelope } {
+  return fetchErrorDetail(error) === "TimeoutError"
+    ? { status: 504, error: TOO_SLOW }
+    : { status: 502, error: UNREACHABLE };
+}

@@ -1,0 +1,39 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { inject } from "vitest";
+import { createApp, parseEnv } from "../../../server/src/index.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
+    pgliteTemplate: string;
+    /** Where this run's copies go. */
+    pgliteCopies: string;
+  }
+}
+
+/** The real Keyport server running in-process on 127.0.0.1. */
+export interface RunningKeyport {
+  /** e.g. `http://127.0.0.1:54321`: the proxy's KEYPORT_URL. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server app (logs silenced) on a copy of the run's migrated PGlite folder (the
+ * server's pglite-template global setup), which skips PGlite's initdb.
+ * @example const keyport = await startKeyport({ SIWE_DOMAINS: "dashboard.test" })
+ */
+export async function startKeyport(env: Record<string, string> = {}): Promise<RunningKeyport> {
+  const template = inject("pgliteTemplate");
+  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const app = await createApp(parseEnv({ ...database, LOG_LEVEL: "silent", ...env }));
+  const port = await app.listen(0, "127.0.0.1");
+  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+function copyOf(template: string): string {
+  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "proxy-"));
+  cpSync(template, join(dataDir, "pglite"), { recursive: true });
+  return dataDir;
+}

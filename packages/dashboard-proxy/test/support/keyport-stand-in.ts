@@ -1,0 +1,63 @@
+import { createServer, type IncomingMessage } from "node:http";
+import { portOf } from "./port.js";
+
+/** One request the stand-in received. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** How the stand-in answers `/trpc/*`. */
+export type KeyportBehaviour =
+  | { kind: "answer"; status: number; body: string; headers?: Record<string, string | string[]> }
+  /** Never sends headers. */
+  | { kind: "hang" };
+
+/** A stand-in for the Keyport server, to see exactly what the proxy sends and how it relays answers. */
+export interface KeyportStandIn {
+  url: string;
+  requests: SeenRequest[];
+  behave(behaviour: KeyportBehaviour): void;
+  close(): Promise<void>;
+}
+
+/** Starts it on 127.0.0.1; by default every request gets tRPC's 200 `{"result":{"data":{"json":[]}}}`. */
+export async function startKeyportStandIn(): Promise<KeyportStandIn> {
+  const requests: SeenRequest[] = [];
+  let behaviour: KeyportBehaviour = {
+    kind: "answer",
+    status: 200,
+    body: '{"result":{"data":{"json":[]}}}',
+    headers: { "content-type": "application/json" },
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      requests.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
+      if (behaviour.kind === "hang") return;
+      res.writeHead(behaviour.status, behaviour.headers ?? {});
+      res.end(behaviour.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${portOf(server.address())}`,
+    requests,
+    behave: (next) => {
+      behaviour = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
