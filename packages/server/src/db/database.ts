@@ -41,21 +41,31 @@ const MIGRATION_LOCK_ID = 7_238_455_001;
  *   so processes starting together do not race.
  * @example const database = await createDatabase("memory:", "./.data");
  */
-export async function createDatabase(url: string | undefined, dataDir: string): Promise<Database> {
+export async function createDatabase(
+  url: string | undefined,
+  dataDir: string,
+  options: CreateDatabaseOptions = {},
+): Promise<Database> {
   if (url?.startsWith("postgres://") || url?.startsWith("postgresql://")) return openPostgres(url);
   if (url !== undefined && url !== "memory:") {
     throw new Error("DATABASE_URL must be unset, `memory:`, or a postgres:// URL");
   }
-  return openPglite(url === "memory:" ? undefined : dataDir);
+  return openPglite(url === "memory:" ? undefined : dataDir, options.pgliteTemplate);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+/** How a new embedded database is made. */
+export interface CreateDatabaseOptions {
+  /** A gzipped PGlite data folder to unpack instead of running initdb (only for a new, empty folder). */
+  pgliteTemplate?: Blob | undefined;
+}
+
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   let path: string | undefined;
   if (dataDir !== undefined) {
     path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir: path, ...pgliteOptions() });
+  const client = await PGlite.create({ dataDir: path, loadDataDir: template, ...pgliteOptions() });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
