@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openSession, type Session, sessionToken } from "./support/browser.js";
+import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
 import { createKey, refreshedUsageTotal, signIn, verifyOverRest } from "./support/flows.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -16,7 +16,6 @@ describe("keys, usage and the session in the browser", () => {
     stack = await startStack(inject("dashboardDir"));
     browser = await launchBrowser();
     session = await openSession(browser, stack.origin);
-    session.context.setDefaultTimeout(15_000);
   });
 
   afterAll(async () => {
@@ -25,7 +24,7 @@ describe("keys, usage and the session in the browser", () => {
   });
 
   afterEach(() => {
-    expect(session.problems).toEqual({ consoleErrors: [], pageErrors: [], foreignRequests: [], dialogs: [] });
+    expect(session.problems).toEqual(NO_PROBLEMS);
   });
 
   it("signs in with an EIP-6963 wallet: one personal_sign of a message for the page's host", async () => {

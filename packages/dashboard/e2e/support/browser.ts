@@ -36,6 +36,14 @@ export interface PageProblems {
   dialogs: string[];
 }
 
+/** What every test expects of its page at the end. */
+export const NO_PROBLEMS: PageProblems = {
+  consoleErrors: [],
+  pageErrors: [],
+  foreignRequests: [],
+  dialogs: [],
+};
+
 /** A browser context with the test wallet and a page whose problems are recorded. */
 export interface Session {
   context: BrowserContext;
@@ -50,7 +58,15 @@ export async function openSession(
   origin: string,
   viewport = { width: 1280, height: 800 },
 ): Promise<Session> {
-  const context = await browser.newContext({ viewport, serviceWorkers: "block" });
+  // A fixed locale and time zone: prices and dates read the same on every machine.
+  const context = await browser.newContext({
+    viewport,
+    locale: "en-US",
+    timezoneId: "UTC",
+    serviceWorkers: "block",
+  });
+  // Bounds for a busy machine; a passing step takes well under a second.
+  context.setDefaultTimeout(15_000);
   const wallet = await installTestWallet(context);
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], pageErrors: [], foreignRequests: [], dialogs: [] };

@@ -5,8 +5,8 @@ import { portOf } from "../../../dashboard-proxy/test/support/port.js";
 export interface MarketStandIn {
   /** COINGECKO_BASE_URL for the proxy (ends in /api/v3). */
   baseUrl: string;
-  /** Paths asked for, e.g. `/coins/markets`, in order. */
-  paths: string[];
+  /** Paths and queries asked for, e.g. `/coins/markets?vs_currency=usd`, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -69,11 +69,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 /** Starts the stand-in; it answers `/coins/markets`, `/coins/{id}/market_chart` and `/ping`. */
 export async function startMarketStandIn(): Promise<MarketStandIn> {
-  const paths: string[] = [];
+  const requests: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     const path = url.pathname.replace(/^\/api\/v3/, "");
-    paths.push(path);
+    requests.push(`${path}${url.search}`);
     if (path === "/ping") return send(res, 200, { gecko_says: "(V3) To the Moon!" });
     if (path === "/coins/markets") return send(res, 200, markets(url));
     const id = /^\/coins\/([^/]+)\/market_chart$/.exec(path)?.[1];
@@ -85,7 +85,7 @@ export async function startMarketStandIn(): Promise<MarketStandIn> {
   const port = portOf(server.address());
   return {
     baseUrl: `http://127.0.0.1:${port}/api/v3`,
-    paths,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
