@@ -1,12 +1,17 @@
 import { H3 } from "h3";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ResolveSession } from "../src/chat/access.js";
 import { serveApp } from "../src/http/serve.js";
 import { registerChatRoute } from "../src/routes/chat.js";
 import { createAgentClient } from "../src/upstream/agent.js";
 import { type AgentStandIn, openAiChunk, startAgent } from "./support/agent-stand-in.js";
+import { cookieHeader, setCookies } from "./support/cookies.js";
+import { type RunningKeyport, startKeyport } from "./support/keyport-server.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
+import { newAccount, nonceThroughProxy, signedMessage } from "./support/siwe.js";
+
+const HOST = "dashboard.test:3001";
+const ORIGIN = `http://${HOST}`;
 
 const ask = (headers: Record<string, string> = {}): RequestInit => ({
   method: "POST",
@@ -25,19 +30,80 @@ beforeEach(() => {
   agent.behave({ kind: "status", status: 200, body: `${openAiChunk({ content: "first" })}data: [DONE]\n\n` });
 });
 
-describe("CHAT_ACCESS=session (the default) on the real app", () => {
+describe("CHAT_ACCESS=session (the default) with the real server's sessions", () => {
+  let keyport: RunningKeyport;
   let proxy: RunningProxy;
-  afterEach(() => proxy.close());
 
-  it("answers 401 to a chat without a signed-in session, and never calls the agent", async () => {
-    proxy = await startProxy({ AGENT_URL: agent.url, AGENT_API_KEY: AGENT_KEY });
-    const res = await proxy.call("/api/chat", ask());
+  beforeAll(async () => {
+    keyport = await startKeyport({ SIWE_DOMAINS: HOST });
+    proxy = await startProxy({
+      KEYPORT_URL: keyport.url,
+      PUBLIC_ORIGIN: ORIGIN,
+      AGENT_URL: agent.url,
+      AGENT_API_KEY: AGENT_KEY,
+      CHAT_RATE_LIMIT_PER_MINUTE: "2",
+    });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await keyport.close();
+  });
+
+  /** Signs a new wallet in through `POST /api/session`, as the dashboard does; answers its Cookie header. */
+  async function signIn(): Promise<string> {
+    const account = newAccount();
+    const nonce = await nonceThroughProxy(proxy.url, ORIGIN);
+    const response = await proxy.open("/api/session", {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify(await signedMessage(account, HOST, nonce)),
+    });
+    expect(response.status).toBe(200);
+    return cookieHeader(setCookies(response));
+  }
+
+  it("answers 401 to a chat without a session cookie, and never calls the agent", async () => {
+    const res = await proxy.call("/api/chat", ask({ origin: ORIGIN }));
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({ code: "UNAUTHORIZED", message: "Sign in to use chat" });
     expect(agent.calls).toHaveLength(0);
   });
 
-  it("still answers 503 first when no agent is configured", async () => {
+  it("relays a signed-in wallet's chat, then refuses it once the wallet signed out", async () => {
+    const cookie = await signIn();
+    const res = await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }));
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('data: {"delta":"first"}\n\nevent: done\ndata: {}\n\n');
+    // The session token is the proxy's business: it never reaches the agent.
+    expect(JSON.stringify(agent.calls[0]?.headers)).not.toContain(cookie.split("=")[1]?.split(";")[0]);
+
+    const out = await proxy.call("/api/session", { method: "DELETE", headers: { origin: ORIGIN, cookie } });
+    expect(out.status).toBe(200);
+    expect((await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }))).status).toBe(401);
+    expect(agent.calls).toHaveLength(1);
+  });
+
+  it("limits chats per wallet (429 with Retry-After), leaving other wallets alone", async () => {
+    const [first, second] = [await signIn(), await signIn()];
+    for (let i = 0; i < 2; i++) {
+      expect((await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie: first }))).status).toBe(200);
+    }
+    const limited = await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie: first }));
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.text)).toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    const retryAfter = Number(limited.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(agent.calls).toHaveLength(2);
+    expect((await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie: second }))).status).toBe(200);
+  });
+});
+
+describe("chat without sessions", () => {
+  let proxy: RunningProxy;
+  afterEach(() => proxy.close());
+
+  it("answers 503 before asking for a session when no agent is configured", async () => {
     proxy = await startProxy({});
     expect((await proxy.call("/api/chat", ask())).status).toBe(503);
   });
@@ -50,23 +116,8 @@ describe("CHAT_ACCESS=session (the default) on the real app", () => {
   });
 });
 
-// The signed-in case with a session resolver handed to the route, as app.ts hands it the one
-// backed by the server's GET /auth/session (tested with the session routes).
-describe("CHAT_ACCESS=session with a signed-in wallet", () => {
-  const WALLETS: Record<string, string> = {
-    "token-a": "0xAaAa000000000000000000000000000000000001",
-    "token-b": "0xBbBb000000000000000000000000000000000002",
-  };
-  const resolveSession: ResolveSession = async (event) => {
-    const token = /keyport_session=([^;]+)/.exec(event.req.headers.get("cookie") ?? "")?.[1];
-    const wallet = token === undefined ? undefined : WALLETS[token];
-    return wallet === undefined ? null : { wallet };
-  };
-  let url: string;
-  let close: () => Promise<void>;
-  let failing = false;
-
-  beforeAll(async () => {
+describe("a session lookup that fails", () => {
+  it("answers 502 without the failure's details, and never calls the agent", async () => {
     const app = new H3();
     registerChatRoute(app, {
       agent: createAgentClient({
@@ -76,56 +127,21 @@ describe("CHAT_ACCESS=session with a signed-in wallet", () => {
         protocol: "openai",
       }),
       logger: pino({ level: "silent" }),
-      access: "session",
-      resolveSession: async (event) => {
-        if (failing) throw new Error("connect ECONNREFUSED http://127.0.0.1:3000/auth/session");
-        return resolveSession(event);
+      resolveSession: async () => {
+        throw new Error("connect ECONNREFUSED http://127.0.0.1:3000/auth/session");
       },
-      perWalletLimit: 2,
     });
     const server = serveApp(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
     await server.ready();
-    url = (server.url ?? "").replace(/\/$/, "");
-    close = () => server.close(true);
-  });
-  afterAll(() => close());
-
-  it("relays the chat for a signed-in wallet", async () => {
-    const res = await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-a" }));
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('data: {"delta":"first"}');
-  });
-
-  it("answers 401 for an unknown or ended session", async () => {
-    const res = await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-zzz" }));
-    expect(res.status).toBe(401);
-    expect(agent.calls).toHaveLength(0);
-  });
-
-  it("limits chats per wallet (429 with Retry-After), leaving other wallets alone", async () => {
-    // token-a used one chat in the first test; the limit is 2 per minute.
-    expect((await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-a" }))).status).toBe(200);
-    const limited = await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-a" }));
-    expect(limited.status).toBe(429);
-    expect(await limited.json()).toMatchObject({ code: "TOO_MANY_REQUESTS" });
-    const retryAfter = Number(limited.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(agent.calls).toHaveLength(1);
-    expect((await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-b" }))).status).toBe(200);
-  });
-
-  it("answers 502 without details when the session cannot be checked", async () => {
-    failing = true;
     try {
-      const res = await fetch(`${url}/api/chat`, ask({ cookie: "keyport_session=token-b" }));
+      const res = await fetch(`${(server.url ?? "").replace(/\/$/, "")}/api/chat`, ask());
       expect(res.status).toBe(502);
       const text = await res.text();
       expect(JSON.parse(text)).toMatchObject({ code: "BAD_GATEWAY" });
       expect(text).not.toContain("ECONNREFUSED");
-      expect(text).not.toContain("127.0.0.1");
+      expect(agent.calls).toHaveLength(0);
     } finally {
-      failing = false;
+      await server.close(true);
     }
   });
 });

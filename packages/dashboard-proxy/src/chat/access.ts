@@ -2,12 +2,10 @@ import type { H3Event } from "h3";
 import type { Logger } from "pino";
 import type { ApiError } from "../http/errors.js";
 import { createRateLimiter } from "../http/rate-limit.js";
+import type { ResolveSession } from "../session/resolver.js";
 
 /** Who may chat: signed-in wallets only (default), or anyone the origin and per-IP rules let in. */
 export type ChatAccess = "session" | "public";
-
-/** Finds the signed-in wallet behind a request's session cookie, or null when there is none. */
-export type ResolveSession = (event: H3Event) => Promise<{ wallet: string } | null>;
 
 /** What the access check needs. */
 export interface ChatAccessOptions {

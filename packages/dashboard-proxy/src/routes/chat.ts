@@ -1,10 +1,11 @@
 import type { H3 } from "h3";
 import type { Logger } from "pino";
-import { type ChatAccess, createChatAccessCheck, type ResolveSession } from "../chat/access.js";
+import { type ChatAccess, createChatAccessCheck } from "../chat/access.js";
 import { relayEvents } from "../chat/event-stream.js";
 import { AgentStreamError } from "../chat/openai-deltas.js";
 import { errorResponse, validationError } from "../http/errors.js";
 import { chatRequestSchema } from "../schemas/chat.js";
+import type { ResolveSession } from "../session/resolver.js";
 import type { AgentClient } from "../upstream/agent.js";
 import { failureToApiError } from "../upstream/failure.js";
 import { fetchErrorDetail } from "../upstream/fetch-error.js";
