@@ -1,10 +1,13 @@
 // `pnpm start` and `pnpm dev` at the root: the API server and the dashboard proxy together, on the
-// ports SERVER_PORT (default 3000) and DASHBOARD_PORT (default 3001). Each package also starts alone
-// (`pnpm --filter <package> start`, which honours PORT and HOST); this script only builds them once,
-// chooses their ports and data folder, and runs them as one program: output prefixed per service,
-// Ctrl-C or SIGTERM forwarded to both, exit 0 after a clean stop, non-zero when a service dies. The
-// package.json scripts `exec` it, so no shell sits between pnpm and this process to fail on Ctrl-C.
-// Usage: node scripts/start.mjs [--dev]   (--dev: reload on change with `tsx watch`, no build)
+// ports SERVER_PORT (default 3000) and DASHBOARD_PORT (default 3001); the proxy serves the built
+// dashboard. Each package also starts alone (`pnpm --filter <package> start`, which honours PORT and
+// HOST); this script only builds them once, chooses their ports, data folder and the settings that
+// join them (the proxy's KEYPORT_URL and PUBLIC_ORIGIN, the server's SIWE_DOMAINS, each unless set),
+// and runs them as one program: output prefixed per service, Ctrl-C or SIGTERM forwarded to all, exit
+// 0 after a clean stop, non-zero when a service dies. The package.json scripts `exec` it, so no shell
+// sits between pnpm and this process to fail on Ctrl-C.
+// Usage: node scripts/start.mjs [--dev]   (--dev: reload on change with `tsx watch`, no build, and
+// the dashboard from Vite's dev server on VITE_PORT, default 5173, proxying /api and /trpc)
 import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -39,6 +42,7 @@ function healthUrl(host, port) {
 
 const serverPort = portSetting("SERVER_PORT", 3000);
 const dashboardPort = portSetting("DASHBOARD_PORT", 3001);
+const vitePort = DEV ? portSetting("VITE_PORT", 5173) : undefined;
 const { PORT, ...passedEnv } = process.env;
 if (PORT !== undefined) {
   process.stderr.write(
@@ -49,28 +53,67 @@ const host = process.env.HOST?.trim() || undefined;
 // Data lives where the user ran `pnpm start` (the repository root), not under packages/server.
 const dataDir = resolve(ROOT, process.env.DATA_DIR?.trim() || ".data");
 
+/** A setting the user gave, else the derived one. */
+function setting(name, derived) {
+  return process.env[name]?.trim() || derived;
+}
+
+// The page's origin: the proxy's own, or Vite's under --dev (it forwards /api and /trpc to the proxy
+// keeping the browser's Origin, so the proxy must know Vite's origin as its public one).
+const pagePort = vitePort ?? dashboardPort;
+const pageHost = `localhost:${pagePort}`;
+// The proxy reaches the server over loopback unless HOST names one address.
+const keyportUrl = healthUrl(host, serverPort).replace(/\/healthz$/, "");
+const siweDomains = [...new Set([pageHost, `localhost:${dashboardPort}`, "localhost"])].join(",");
+
 const services = [
   {
     name: "server",
     pkg: "@keyport/server",
     dir: "packages/server",
     port: serverPort,
-    env: { PORT: String(serverPort), DATA_DIR: dataDir },
+    env: { PORT: String(serverPort), DATA_DIR: dataDir, SIWE_DOMAINS: setting("SIWE_DOMAINS", siweDomains) },
   },
   {
     name: "dashboard",
     pkg: "@keyport/dashboard-proxy",
     dir: "packages/dashboard-proxy",
     port: dashboardPort,
-    env: { PORT: String(dashboardPort) },
+    env: {
+      PORT: String(dashboardPort),
+      KEYPORT_URL: setting("KEYPORT_URL", keyportUrl),
+      PUBLIC_ORIGIN: setting("PUBLIC_ORIGIN", `http://${pageHost}`),
+    },
   },
-  // Issue 9 adds here: the dashboard's Vite dev server under --dev (its built files are served by the
-  // proxy otherwise), and KEYPORT_URL, PUBLIC_ORIGIN and SIWE_DOMAINS derived from the two ports.
+  ...(vitePort === undefined
+    ? []
+    : [
+        {
+          name: "vite",
+          dir: "packages/dashboard",
+          port: vitePort,
+          // Vite itself, run by node as the others are (no pnpm or shell between, so signals arrive once).
+          // Its config proxies /api and /trpc to DASHBOARD_PORT.
+          args: [
+            resolve(ROOT, "packages/dashboard/node_modules/vite/bin/vite.js"),
+            "--port",
+            String(vitePort),
+            "--strictPort",
+            "--host",
+            host ?? "127.0.0.1",
+          ],
+          env: { DASHBOARD_PORT: String(dashboardPort) },
+        },
+      ]),
 ];
 
 function build() {
   // Under --dev, tsx runs each package from source; only their workspace dependencies need a build.
-  const filters = services.flatMap((service) => ["--filter", `${service.pkg}${DEV ? "^..." : ""}`]);
+  const filters = services
+    .filter((service) => service.pkg !== undefined)
+    .flatMap((service) => ["--filter", `${service.pkg}${DEV ? "^..." : ""}`]);
+  // `pnpm start` serves the dashboard's production build; `pnpm dev` serves it from Vite instead.
+  if (!DEV) filters.push("--filter", "@keyport/dashboard");
   process.stdout.write(DEV ? "keyport: building workspace dependencies...\n" : "keyport: building...\n");
   const result = spawnSync("pnpm", ["--silent", ...filters, "run", "build"], {
     cwd: ROOT,
@@ -83,7 +126,8 @@ function build() {
   }
 }
 
-function command() {
+function command(service) {
+  if (service.args !== undefined) return service.args;
   if (!DEV) return ["--enable-source-maps", "dist/main.js"];
   return [fileURLToPath(import.meta.resolve("tsx/cli")), "watch", "src/main.ts"];
 }
@@ -101,7 +145,7 @@ let stopping = false;
 let failed = false;
 
 const running = services.map((service) => {
-  const child = spawn(process.execPath, command(), {
+  const child = spawn(process.execPath, command(service), {
     cwd: resolve(ROOT, service.dir),
     env: { ...passedEnv, ...service.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -168,7 +212,7 @@ const healthy = await Promise.all(running.map(waitHealthy));
 if (healthy.every(Boolean) && !stopping) {
   const api = urlFor(host, serverPort);
   process.stdout.write(
-    `\nKeyport is running: API ${api} (docs ${api}/docs), dashboard ${urlFor(host, dashboardPort)}\n` +
+    `\nKeyport is running: API ${api} (docs ${api}/docs), dashboard ${urlFor(host, pagePort)}\n` +
       `${process.env.DATABASE_URL?.trim() ? "" : `Data in ${dataDir}. `}Press Ctrl-C to stop.\n\n`,
   );
 }
