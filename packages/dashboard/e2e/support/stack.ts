@@ -18,6 +18,8 @@ export interface Stack {
   markets: MarketStandIn;
   /** The proxy's log lines so far (JSON), shown when a test fails. */
   proxyLog: string[];
+  /** Runs SQL on the server's database (to seed what would take days of traffic, such as usage history). */
+  query(text: string, params?: string[]): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,11 @@ export async function startStack(dashboardDir: string): Promise<Stack> {
     agent,
     markets,
     proxyLog,
+    async query(text, params = []) {
+      const driver = server.services.database.driver;
+      if (driver.kind === "pglite") return (await driver.client.query(text, params)).rows;
+      return [...(await driver.client.unsafe(text, params))];
+    },
     async close() {
       await proxy.close(true);
       await server.close();
