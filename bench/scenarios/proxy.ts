@@ -94,6 +94,8 @@ export const proxyScenarios: ScenarioModule = {
         AGENT_API_KEY: "bench-agent-key",
         // The load comes from one address; the per-IP limit must not be what is measured.
         RATE_LIMIT_PER_MINUTE: "1000000000",
+        // No sessions in the bench: chat's own relay is what is measured.
+        CHAT_ACCESS: "public",
       });
       const started = proxy;
       const steps = [
