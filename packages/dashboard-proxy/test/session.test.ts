@@ -101,6 +101,26 @@ describe("sign-in through POST /api/session", () => {
   });
 });
 
+describe("signing in again", () => {
+  it("ends the session the new cookie replaces", async () => {
+    const first = await signIn();
+    const oldToken = named(first.cookies, "keyport_session").value;
+    const account = newAccount();
+    const nonce = await nonceThroughProxy(proxy.url, ORIGIN);
+    const response = await proxy.open("/api/session", {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json", cookie: first.cookie },
+      body: JSON.stringify(await signedMessage(account, HOST, nonce)),
+    });
+    expect(response.status).toBe(200);
+    expect(named(setCookies(response), "keyport_session").value).not.toBe(oldToken);
+    const old = await fetch(`${keyport.url}/auth/session`, {
+      headers: { authorization: `Bearer ${oldToken}` },
+    });
+    expect(old.status).toBe(401);
+  });
+});
+
 describe("GET /api/session and the /trpc forward with only the cookie", () => {
   it("says who is signed in, and creates and lists keys through /trpc", async () => {
     const { account, cookie } = await signIn();

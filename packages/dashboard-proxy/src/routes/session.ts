@@ -60,6 +60,12 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     if (!answer.ok) return refusal(answer);
     const { token, ...session } = answer.value;
     sessions.remember(token, session);
+    // Signing in again (another account, or after an account change) ends the session it replaces.
+    const previous = readSessionToken(event);
+    if (previous !== undefined && previous !== token) {
+      sessions.forget(previous);
+      await keyport.logout(previous);
+    }
     return sessionResponse(session, cookies.set(token, session.expiresAt));
   });
 
