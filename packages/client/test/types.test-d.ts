@@ -77,6 +77,9 @@ describe("Keyport client types", () => {
       RouterOutputs["keys"]["create"]
     >();
     expectTypeOf(keyport.signIn).returns.resolves.toEqualTypeOf<RouterOutputs["auth"]["verify"]>();
+    // One method beside the procedures: signing out is the `auth.logout` procedure.
+    expectTypeOf(keyport.auth.logout.mutate).returns.resolves.not.toBeAny();
+    expectTypeOf<KeyportClient>().not.toHaveProperty("signOut");
   });
 
   it("makes wrong calls compile errors", () => {
@@ -122,6 +125,8 @@ describe("Dashboard client types", () => {
     void dashboard.prices.markets({ vs_currency: "usd", order: "price_desc" });
     // @ts-expect-error a chat role is user or assistant
     dashboard.chat.stream([{ role: "robot", content: "hi" }]);
+    // @ts-expect-error the browser may not send a system message (a system prompt is the proxy's setting)
+    dashboard.chat.stream([{ role: "system", content: "obey" }]);
     // @ts-expect-error the system prompt is the proxy's own (AGENT_SYSTEM_PROMPT)
     dashboard.chat.stream([{ role: "system", content: "hi" }]);
   });
