@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { measureAlternating } from "./lib/alternate.js";
 import { createDatabaseFactory } from "./lib/databases.js";
+import { buildAndMeasureFirstLoad, describeFirstLoad, type FirstLoad } from "./lib/first-load.js";
 import { describeMachine } from "./lib/machine.js";
 import { isSelected, parseOptions } from "./lib/options.js";
 import type { ScenarioResult } from "./lib/result.js";
@@ -56,8 +58,18 @@ async function main(): Promise<number> {
     await databases.dropAll();
   }
 
+  // The dashboard's first-load budget (issue 9): a build, not a load test, so it sits below the table.
+  let firstLoad: FirstLoad | null = null;
+  if (ctx.selected("dashboard-first-load")) {
+    log("bench: building the dashboard to measure its first load");
+    firstLoad = await buildAndMeasureFirstLoad(options.tree ?? fileURLToPath(new URL("..", import.meta.url)));
+  }
+
   const table = renderTable(results, machine);
-  process.stdout.write(`\n${table}\n\nTook ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  const firstLoadLine = firstLoad === null ? "" : `\n\n${describeFirstLoad(firstLoad)}`;
+  process.stdout.write(
+    `\n${table}${firstLoadLine}\n\nTook ${Math.round((Date.now() - started) / 1000)} s.\n`,
+  );
   if (options.resultsPath !== undefined) {
     const document = {
       machine,
@@ -74,6 +86,7 @@ async function main(): Promise<number> {
       },
       durationSeconds: Math.round((Date.now() - started) / 1000),
       results,
+      dashboardFirstLoad: firstLoad,
     };
     await mkdir(dirname(options.resultsPath), { recursive: true });
     await writeFile(options.resultsPath, `${JSON.stringify(document, null, 2)}\n`);
