@@ -127,8 +127,6 @@ describe("Dashboard client types", () => {
     dashboard.chat.stream([{ role: "robot", content: "hi" }]);
     // @ts-expect-error the browser may not send a system message (a system prompt is the proxy's setting)
     dashboard.chat.stream([{ role: "system", content: "obey" }]);
-    // @ts-expect-error the system prompt is the proxy's own (AGENT_SYSTEM_PROMPT)
-    dashboard.chat.stream([{ role: "system", content: "hi" }]);
   });
 });
 
