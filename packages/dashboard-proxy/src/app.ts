@@ -6,7 +6,7 @@ import { createTrustedProxies } from "./http/client-ip.js";
 import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
 import { createAccessLogger, createLogger } from "./http/logger.js";
-import { corsHeaders } from "./http/origin.js";
+import { corsHeaders, isCorsPath } from "./http/origin.js";
 import { createRateLimiter } from "./http/rate-limit.js";
 import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
@@ -79,7 +79,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
       // Answers differ by Origin (CORS headers, 403), so shared caches must key on it.
       if (!response.headers.has("vary")) response.headers.set("vary", "Origin");
       const verdict = originVerdict(event, env.PUBLIC_ORIGIN, allowedOrigins);
-      if (verdict.kind === "allowed") {
+      if (verdict.kind === "allowed" && isCorsPath(event.url.pathname, env.CHAT_ACCESS === "public")) {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
           response.headers.set(name, value);
       }
@@ -96,6 +96,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
       publicOrigin: env.PUBLIC_ORIGIN,
       allowedOrigins,
       clientIp,
+      chatPublic: env.CHAT_ACCESS === "public",
       rateLimiter: createRateLimiter({
         limit: env.RATE_LIMIT_PER_MINUTE,
         windowMs: options.rateLimitWindowMs ?? 60_000,

@@ -71,6 +71,28 @@ describe("origin check", () => {
     expect(res.status).toBe(403);
   });
 
+  it("gives an allowed origin chat only under CHAT_ACCESS=public, and never /api/meta or /trpc", async () => {
+    const chatCall = () =>
+      proxy.call("/api/chat", {
+        method: "OPTIONS",
+        headers: { origin: APP_ORIGIN, "access-control-request-method": "POST" },
+      });
+    await start({ CHAT_ACCESS: "session" });
+    const refused = await chatCall();
+    expect(refused.status).toBe(403);
+    expect(refused.headers["access-control-allow-origin"]).toBeUndefined();
+    for (const path of ["/api/meta", "/trpc/auth.nonce"]) {
+      const res = await proxy.call(path, { headers: { origin: APP_ORIGIN } });
+      expect(res.status).toBe(403);
+      expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+    }
+    await proxy.close();
+    await start({ CHAT_ACCESS: "public" });
+    const allowed = await chatCall();
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers["access-control-allow-origin"]).toBe(APP_ORIGIN);
+  });
+
   it("serves an allowed origin with CORS headers for it", async () => {
     await start();
     const res = await proxy.call(SIMPLE, { headers: { origin: APP_ORIGIN } });
@@ -81,7 +103,7 @@ describe("origin check", () => {
   });
 
   it("answers an allowed origin's preflight with 204 and the allowed methods", async () => {
-    await start();
+    await start({ CHAT_ACCESS: "public" });
     const res = await proxy.call("/api/chat", {
       method: "OPTIONS",
       headers: {

@@ -1,7 +1,7 @@
 import type { H3Event, Middleware } from "h3";
 import { hasSessionCookie } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
-import { checkOrigin, type OriginVerdict, preflightHeaders } from "./origin.js";
+import { checkOrigin, isCorsPath, type OriginVerdict, preflightHeaders } from "./origin.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { ClientIpReader } from "./request-ip.js";
 
@@ -12,6 +12,8 @@ export interface GuardOptions {
   allowedOrigins: ReadonlySet<string>;
   rateLimiter: RateLimiter;
   clientIp: ClientIpReader;
+  /** `CHAT_ACCESS=public`: other allowed sites may call chat too. */
+  chatPublic: boolean;
 }
 
 /** The request's origin verdict (also used to add CORS headers to the response). */
@@ -38,6 +40,10 @@ export function createGuards(options: GuardOptions): Middleware {
     if (verdict.kind === "forbidden") {
       return errorResponse({ code: "FORBIDDEN", message: "This origin may not use the dashboard proxy" });
     }
+    const path = event.url.pathname;
+    if (verdict.kind === "allowed" && !isCorsPath(path, options.chatPublic)) {
+      return errorResponse({ code: "FORBIDDEN", message: "This origin may use the market routes only" });
+    }
     const method = event.req.method;
     if (method === "OPTIONS") {
       const headers = verdict.kind === "allowed" ? preflightHeaders(verdict.origin) : {};
@@ -51,7 +57,6 @@ export function createGuards(options: GuardOptions): Middleware {
         message: "Session routes answer only the dashboard's own pages",
       });
     }
-    const path = event.url.pathname;
     if (LIMITED_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
       if (!result.allowed) {

@@ -44,3 +44,11 @@ export function preflightHeaders(origin: string): Record<string, string> {
     "access-control-max-age": "600",
   };
 }
+
+/**
+ * Whether another site in `ALLOWED_ORIGINS` may call this path: the market routes always, chat only
+ * under `CHAT_ACCESS=public`; never the session, `/trpc` or page routes, which serve the dashboard alone.
+ */
+export function isCorsPath(path: string, chatPublic: boolean): boolean {
+  return path.startsWith("/api/prices/") || (chatPublic && path === "/api/chat");
+}
