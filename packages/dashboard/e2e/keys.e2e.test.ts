@@ -71,6 +71,27 @@ describe("keys, usage and the session in the browser", () => {
     expect(readable.cookie).not.toContain("keyport_session");
   });
 
+  it("works from the keyboard: a dialog takes focus and keeps it, Escape closes it and focus returns", async () => {
+    const { page } = session;
+    await page.getByRole("button", { name: "Create key" }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Create key" });
+    await dialog.waitFor();
+    const focusOutsideDialog = () =>
+      page.evaluate(() => {
+        const active = document.activeElement;
+        return active !== null && active !== document.body && active.closest("dialog[open]") === null;
+      });
+    expect(await focusOutsideDialog()).toBe(false);
+    for (let tab = 0; tab < 8; tab++) {
+      await page.keyboard.press("Tab");
+      expect(await focusOutsideDialog()).toBe(false);
+    }
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create key");
+  });
+
   it("counts a verification made over REST in the usage view", async () => {
     const { page } = session;
     expect(await verifyOverRest(stack.serverUrl, secret)).toMatchObject({ valid: true, code: "VALID" });
