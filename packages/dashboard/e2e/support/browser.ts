@@ -69,6 +69,11 @@ export async function openSession(
   context.setDefaultTimeout(15_000);
   const wallet = await installTestWallet(context);
   const page = await context.newPage();
+  return { context, page, wallet, problems: watchPage(page, origin) };
+}
+
+/** Records what `page` does that the budgets forbid (console errors, uncaught errors, foreign requests, dialogs). */
+export function watchPage(page: Page, origin: string): PageProblems {
   const problems: PageProblems = { consoleErrors: [], pageErrors: [], foreignRequests: [], dialogs: [] };
   page.on("console", (message) => {
     if (message.type() === "error")
@@ -84,7 +89,7 @@ export async function openSession(
     problems.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  return { context, page, wallet, problems };
+  return problems;
 }
 
 /** The session cookie's value as the browser holds it (httpOnly: page scripts cannot read it). */

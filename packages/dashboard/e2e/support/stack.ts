@@ -20,6 +20,8 @@ export interface Stack {
   proxyLog: string[];
   /** Runs SQL on the server's database (to seed what would take days of traffic, such as usage history). */
   query(text: string, params?: string[]): Promise<unknown[]>;
+  /** Stops the Keyport server (the proxy and the stand-ins keep running), as an outage would. */
+  stopServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startStack(dashboardDir: string): Promise<Stack> {
       if (driver.kind === "pglite") return (await driver.client.query(text, params)).rows;
       return [...(await driver.client.unsafe(text, params))];
     },
+    stopServer: () => server.close(),
     async close() {
       await proxy.close(true);
       await server.close();
