@@ -129,6 +129,8 @@ describe("every view: accessibility, a 390 px screen, no console errors, no fore
     expect(await seriousAxeViolations(page)).toEqual([]);
     if (SCREENSHOTS && view.screenshot !== undefined) {
       await mkdir(SCREENSHOT_DIR, { recursive: true });
+      // A short window, grown to the page's full height: the picture ends where the content does.
+      await page.setViewportSize({ width: DESKTOP.width, height: 560 });
       await page.screenshot({ path: `${SCREENSHOT_DIR}${view.screenshot}`, fullPage: true });
     }
     await page.setViewportSize(PHONE);
