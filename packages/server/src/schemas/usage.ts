@@ -44,3 +44,4 @@ export const usage = z
 
 export type Usage = z.infer<typeof usage>;
 export type UsageInput = z.infer<typeof usageInput>;
+export type UsageCounts = z.infer<typeof usageCounts>;

@@ -2,8 +2,9 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
 import { apiKeys } from "../db/schema/index.js";
+import type { Usage } from "../schemas/usage.js";
 import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
-import { buildUsage, type Usage, type UsageRange } from "./series.js";
+import { buildUsage, type UsageRange } from "./series.js";
 
 /** Reads a wallet's usage from the hourly and daily rollups. */
 export interface UsageReader {

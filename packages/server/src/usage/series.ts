@@ -1,3 +1,4 @@
+import type { Usage, UsageCounts } from "../schemas/usage.js";
 import type { UsageOutcome } from "./outcome.js";
 
 export type Granularity = "hour" | "day";
@@ -61,13 +62,7 @@ export function resolveUsageRange(from: Date, to: Date, granularity: Granularity
 }
 
 /** Verifications by outcome; `requests` is their sum. */
-export interface Counts {
-  requests: number;
-  valid: number;
-  rateLimited: number;
-  expired: number;
-  revoked: number;
-}
+export type Counts = UsageCounts;
 
 /** One aggregated rollup row: a key's count for one outcome in one bucket (`start`). */
 export interface UsageRow {
@@ -76,17 +71,6 @@ export interface UsageRow {
   start: Date;
   outcome: UsageOutcome;
   count: number;
-}
-
-/** API.md's `Usage`. */
-export interface Usage {
-  wallet: string;
-  from: Date;
-  to: Date;
-  granularity: Granularity;
-  totals: Counts;
-  keys: Array<{ keyId: string; name: string } & Counts>;
-  series: Array<{ start: Date } & Counts>;
 }
 
 const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
