@@ -95,10 +95,11 @@ describe("the dashboard at /", () => {
     }
   });
 
-  it("answers a missing hashed asset with a plain 404, not the page", async () => {
+  it("answers a missing hashed asset with a 404 envelope, not the page", async () => {
     const miss = await proxy.call("/assets/index-old999.js");
     expect(miss.status).toBe(404);
     expect(miss.text).not.toContain("<html");
+    expect(JSON.parse(miss.text)).toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("refuses paths that step outside the folder or name dot-files", async () => {
@@ -127,8 +128,13 @@ describe("without a built dashboard", () => {
     try {
       const page = await empty.call("/");
       expect(page.status).toBe(404);
-      expect(page.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(page.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(page.text)).toMatchObject({ code: "NOT_FOUND" });
       expect(page.text).toContain("pnpm --filter @keyport/dashboard build");
+      // Found by the fuzzer: a page path that resolves nowhere is an envelope too, never plain text.
+      const odd = await empty.call("/markets/../bitcoin/../%2e?vs_currency=usd");
+      expect(odd.status).toBeGreaterThanOrEqual(400);
+      expect(odd.headers["content-type"]).toBe("application/json; charset=utf-8");
       expect((await empty.call("/healthz")).status).toBe(200);
     } finally {
       await empty.close();

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { type H3, type H3Event, HTTPError } from "h3";
+import { errorResponse } from "../http/errors.js";
 import { rawPathname } from "../http/raw-path.js";
 import { contentTypeOf } from "../static/content-types.js";
 import { type FoundFile, lookupFile } from "../static/resolve-file.js";
@@ -19,11 +20,9 @@ const API_PATHS = new Set(["/api", "/trpc", "/metrics", "/healthz"]);
 const ASSETS_PREFIX = "/assets/";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-const NOT_BUILT = `The dashboard is not built, so there is nothing to show here yet.
-
-Build it with:  pnpm --filter @keyport/dashboard build
-(\`pnpm start\` at the repository root builds it for you.) The API routes under /api and /trpc work meanwhile.
-`;
+// In the error envelope like every other refusal, so API clients and probes read one format.
+const NOT_BUILT =
+  "The dashboard is not built: run `pnpm --filter @keyport/dashboard build` (`pnpm start` at the repository root builds it). The API routes under /api and /trpc work meanwhile.";
 
 /**
  * Registers the dashboard at `/` (GET and HEAD): files from `dir`; `/assets/*` cached immutably;
@@ -49,9 +48,9 @@ export function registerStaticRoutes(app: H3, options: StaticOptions): void {
       const cacheControl = path.startsWith(ASSETS_PREFIX) ? IMMUTABLE : "no-cache";
       return serveFile(event, found.file, cacheControl);
     }
-    if (path.startsWith(ASSETS_PREFIX)) return plainText(404, "Not found\n");
+    if (path.startsWith(ASSETS_PREFIX)) return notFound("No such file");
     const index = await lookupFile(root, "/index.html");
-    if (index.kind !== "file") return plainText(404, NOT_BUILT);
+    if (index.kind !== "file") return notFound(NOT_BUILT);
     return serveFile(event, index.file, "no-cache");
   });
 }
@@ -77,13 +76,6 @@ async function serveFile(event: H3Event, file: FoundFile, cacheControl: string):
   });
 }
 
-function plainText(status: number, text: string): Response {
-  return new Response(text, {
-    status,
-    headers: {
-      "content-type": "text/plain; charset=utf-8",
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+function notFound(message: string): Response {
+  return errorResponse({ code: "NOT_FOUND", message });
 }
