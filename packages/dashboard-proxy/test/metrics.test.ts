@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  labelValues,
+  parsePrometheus,
+  type Sample,
+  sampleValue,
+} from "../../server/test/support/prometheus.js";
 import { EnvError, parseEnv } from "../src/index.js";
 import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
-import { labelValues, parsePrometheus, type Sample, sampleValue } from "./support/prometheus.js";
 import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const METRICS_TOKEN = "proxy-metrics-token-8c21d4e07a55";
