@@ -45,6 +45,8 @@ export interface Context extends ProcedureServices {
    * so that requests which never need it (every verification) never pay for it.
    */
   clientIp(): string | undefined;
+  /** Fires at the request's deadline (`REQUEST_DEADLINE_MS`); set by `publicProcedure`. */
+  deadline?: { readonly aborted: boolean };
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */

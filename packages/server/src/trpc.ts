@@ -4,6 +4,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
+import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
 
 const t = initTRPC
@@ -32,9 +33,12 @@ const t = initTRPC
 /** Composes procedures into a router. */
 export const router = t.router;
 
-/** A procedure anyone may call. An unreachable database answers 503 (retry), not 500. */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
-  const result = await next();
+/**
+ * A procedure anyone may call. An unreachable database answers 503 (retry), not 500, and so does a
+ * call still waiting on its dependencies after `REQUEST_DEADLINE_MS` (`ctx.deadline` fires then).
+ */
+export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { ...ctx, deadline } }));
   if (
     !result.ok &&
     result.error.code === "INTERNAL_SERVER_ERROR" &&

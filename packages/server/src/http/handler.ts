@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
+import { REQUEST_DEADLINE_MS, withDeadline } from "../deadline.js";
 import { createMetricsEndpoint, METRICS_PATH } from "../metrics/endpoint.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { trpcRouteLabel } from "../metrics/trpc-route.js";
@@ -68,7 +69,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return METRICS_PATH;
     }
     if (method === "GET" && pathname === "/healthz") {
-      const healthy = await services.database.ping().then(
+      // A health check answers within the request deadline too: a database that does not answer is down.
+      const healthy = await withDeadline(REQUEST_DEADLINE_MS, () => services.database.ping()).then(
         () => true,
         () => false,
       );

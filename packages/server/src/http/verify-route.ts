@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { readJsonBody } from "./body.js";
@@ -18,8 +19,15 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
     if (!parsed.success) {
       throw new TRPCError({ code: "BAD_REQUEST", message: "Input validation failed", cause: parsed.error });
     }
-    const answer = services.verification.verifier.verify(parsed.data.key);
-    sendJson(res, 200, "then" in answer ? await answer : answer, NO_STORE);
+    const deadline: Deadline = { aborted: false };
+    const answer = services.verification.verifier.verify(parsed.data.key, deadline);
+    // A cached key answers at once; one that waits on the database or Redis has a deadline.
+    sendJson(
+      res,
+      200,
+      "then" in answer ? await raceDeadline(answer, REQUEST_DEADLINE_MS, deadline) : answer,
+      NO_STORE,
+    );
   } catch (cause) {
     if (isDatabaseUnavailable(cause)) {
       services.logger.warn({ err: errorSummary(cause) }, "verification failed: database unavailable");

@@ -181,5 +181,5 @@ export const keysRouter = router({
     )
     .input(verifyKeyInput)
     .output(verification)
-    .mutation(({ ctx, input }) => ctx.verifier.verify(input.key)),
+    .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, ctx.deadline)),
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { DEADLINE_MESSAGE, type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { hashKey, isWellFormedKey, newKey } from "../keys/secret.js";
 import { createMemoryRateLimiter } from "../ratelimit/memory.js";
 import { createRedisRateLimiter } from "../ratelimit/redis.js";
@@ -229,6 +230,34 @@ describe("verifyKey", () => {
       [`${a.record.id}:RATE_LIMITED`]: 1,
       [`${b.record.id}:REVOKED`]: 1,
     });
+  });
+
+  it("answers 503 at the request deadline while the database read waits, and never counts that verification", async () => {
+    vi.useFakeTimers();
+    try {
+      const w = world();
+      const { key, record } = w.add();
+      const release = w.hold();
+      const deadline: Deadline = { aborted: false };
+      const answer = raceDeadline(
+        Promise.resolve(w.verifier.verify(key, deadline)),
+        REQUEST_DEADLINE_MS,
+        deadline,
+      );
+      const settled = expect(answer).rejects.toMatchObject({
+        code: "SERVICE_UNAVAILABLE",
+        message: DEADLINE_MESSAGE,
+      });
+      await vi.advanceTimersByTimeAsync(REQUEST_DEADLINE_MS);
+      await settled;
+      release();
+      // The read completes after the caller heard 503: it is cached, but that verification is not counted.
+      await vi.waitFor(() => expect(w.loads()).toBe(1));
+      expect(await w.verifier.verify(key)).toMatchObject({ code: "VALID" });
+      expect(await w.counted()).toEqual({ [`${record.id}:VALID`]: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("propagates a database failure instead of answering, and retries the read next time", async () => {

@@ -1,3 +1,4 @@
+import { deadlineError } from "../deadline.js";
 import { NO_VERIFIER_METRICS, type VerifierMetrics } from "../metrics/verification.js";
 import type { RateLimiter, RateLimitResult } from "../ratelimit/types.js";
 import type { Verification } from "../schemas/verification.js";
@@ -28,7 +29,7 @@ export interface KeyVerifier {
    * Answers API.md's `Verification` for a secret. Synchronous when the key is cached and the
    * rate limiter is in-process (the common case), a Promise otherwise: `await` handles both.
    */
-  verify(key: string): Verification | Promise<Verification>;
+  verify(key: string, deadline?: { readonly aborted: boolean }): Verification | Promise<Verification>;
 }
 
 // Shared and frozen: the commonest failure allocates nothing.
@@ -78,7 +79,15 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     return promise;
   }
 
-  function answer(record: KeyRecord, code: UsageOutcome, atMs: number, limit: RateLimitResult | null) {
+  function answer(
+    record: KeyRecord,
+    code: UsageOutcome,
+    atMs: number,
+    limit: RateLimitResult | null,
+    deadline: { readonly aborted: boolean } | undefined,
+  ) {
+    // Past its deadline the caller has been answered 503: this verification must not count.
+    if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
     usage.record(record.id, record.wallet, code, atMs);
     return {
@@ -103,13 +112,16 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     throw error;
   }
 
-  function decide(record: KeyRecord): Verification | Promise<Verification> {
+  function decide(
+    record: KeyRecord,
+    deadline?: { readonly aborted: boolean },
+  ): Verification | Promise<Verification> {
     const atMs = now();
     if (record.revokedAt !== null && record.revokedAt.getTime() <= atMs)
-      return answer(record, "REVOKED", atMs, null);
+      return answer(record, "REVOKED", atMs, null, deadline);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
-      return answer(record, "EXPIRED", atMs, null);
-    if (record.rateLimit === null) return answer(record, "VALID", atMs, null);
+      return answer(record, "EXPIRED", atMs, null, deadline);
+    if (record.rateLimit === null) return answer(record, "VALID", atMs, null, deadline);
     const result = rateLimiter.consume(
       record.id,
       record.rateLimit.limit,
@@ -117,13 +129,16 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       atMs,
     );
     if ("then" in result) {
-      return result.then((r) => answer(record, r.allowed ? "VALID" : "RATE_LIMITED", atMs, r), failed);
+      return result.then(
+        (r) => answer(record, r.allowed ? "VALID" : "RATE_LIMITED", atMs, r, deadline),
+        failed,
+      );
     }
-    return answer(record, result.allowed ? "VALID" : "RATE_LIMITED", atMs, result);
+    return answer(record, result.allowed ? "VALID" : "RATE_LIMITED", atMs, result, deadline);
   }
 
   return {
-    verify(key) {
+    verify(key, deadline) {
       if (!isWellFormed(key)) return notFound();
       const hash = hashKey(key);
       const cached = cache.get(hash);
@@ -133,10 +148,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       }
       if (cached !== undefined) {
         metrics.cacheLookup("hit");
-        return decide(cached);
+        return decide(cached, deadline);
       }
       metrics.cacheLookup("miss");
-      return load(hash).then((record) => (record === null ? notFound() : decide(record)), failed);
+      return load(hash).then((record) => (record === null ? notFound() : decide(record, deadline)), failed);
     },
   };
 }

@@ -124,13 +124,21 @@ export async function runTraffic(options: TrafficOptions): Promise<void> {
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(baseUrl + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      // Which request, and after how long: a hang names its route in the failure.
+      if (error instanceof Error) Object.assign(error, { request: `${op} ${method} after ${Date.now() - at} ms` });
+      throw error;
+    }
     const key = `${op} ${response.status}`;
     tally.statuses.set(key, (tally.statuses.get(key) ?? 0) + 1);
     tally.timeline.push({ at, op, status: response.status, ms: Date.now() - at });
@@ -215,7 +223,7 @@ export async function runTraffic(options: TrafficOptions): Promise<void> {
         if (status !== expected && !alsoAccept.has(status)) tally.errors.push(`${op} answered ${status}`);
       } catch (error) {
         tally.errors.push(
-          `request threw: ${error instanceof Error ? `${error.name} ${String(error.cause ?? error.message)}` : String(error)}`,
+          `request threw: ${error instanceof Error ? `${String(Reflect.get(error, "request"))}: ${error.name} ${String(error.cause ?? error.message)}` : String(error)}`,
         );
         if (options.stopOnThrow) return;
       }
