@@ -117,7 +117,9 @@ describe.runIf(TEST_DATABASE_URL)("PostgreSQL going away mid-load [postgres]", (
     // The process stays up; if it died, its last words say why.
     expect(server.child.exitCode, server.output().slice(-2_000)).toBeNull();
     // Every request got an answer (none hung past HANG_MS, none was dropped), and only successes or 503s.
-    expect(tally.errors, `${tally.errors.slice(0, 20).join("\n")}\n${server.output().slice(-3_000)}`).toEqual([]);
+    expect(tally.errors, `${tally.errors.slice(0, 20).join("\n")}\n${server.output().slice(-3_000)}`).toEqual(
+      [],
+    );
     expect(health).toBe(503);
     const during = tally.timeline.filter((entry) => entry.at >= outageFrom && entry.at < back);
     expect(during.some((entry) => entry.status === 503)).toBe(true);

@@ -136,7 +136,8 @@ export async function runTraffic(options: TrafficOptions): Promise<void> {
       text = await response.text();
     } catch (error) {
       // Which request, and after how long: a hang names its route in the failure.
-      if (error instanceof Error) Object.assign(error, { request: `${op} ${method} after ${Date.now() - at} ms` });
+      if (error instanceof Error)
+        Object.assign(error, { request: `${op} ${method} after ${Date.now() - at} ms` });
       throw error;
     }
     const key = `${op} ${response.status}`;
