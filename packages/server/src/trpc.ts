@@ -7,6 +7,25 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js
 import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
 
+/** What a 400 says when the input could not be decoded (bad JSON or superjson). */
+export const MALFORMED_INPUT = "The request input could not be decoded";
+
+/**
+ * True for a 400 whose message is a library's own (tRPC copies the thrown error's message when the
+ * transformer or JSON parser fails on input, e.g. superjson's "Trying to deserialize unknown class
+ * 'Foo'" or "Maximum call stack size exceeded"): such text names internals, so it is replaced.
+ */
+function fromLibrary(error: TRPCError): boolean {
+  if (error.code !== "BAD_REQUEST" && error.code !== "PARSE_ERROR") return false;
+  const cause = error.cause;
+  return (
+    cause instanceof Error &&
+    !(cause instanceof ZodError) &&
+    !(cause instanceof TRPCError) &&
+    error.message === cause.message
+  );
+}
+
 const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
@@ -24,7 +43,7 @@ const t = initTRPC
           : undefined;
       return {
         ...shape,
-        message: publicMessage(error.code, shape.message),
+        message: fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message),
         data: { ...shape.data, stack: undefined, issues },
       };
     },
