@@ -10,7 +10,11 @@ export type UpstreamFailure =
   | { kind: "bad_gateway"; detail: string }
   | { kind: "not_found"; detail: string }
   | { kind: "rejected"; detail: string }
-  | { kind: "client_closed"; detail: string };
+  | { kind: "client_closed"; detail: string }
+  /** Our own upstream budget (`COINGECKO_CALLS_PER_MINUTE` / `_PER_MONTH`) is spent: no call was made. */
+  | { kind: "budget_spent"; window: "minute" | "month"; retryAfterSeconds: number; detail: string }
+  /** A dependency the call needs (the shared budget or cache in Redis) cannot be reached. */
+  | { kind: "unavailable"; detail: string };
 
 /** The outcome of one upstream call. */
 export type UpstreamResult<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
@@ -52,5 +56,13 @@ export function failureToApiError(failure: UpstreamFailure, service: string): Ap
       return { code: "CLIENT_CLOSED_REQUEST", message: "The request was cancelled by the client" };
     case "bad_gateway":
       return { code: "BAD_GATEWAY", message: `The ${service} failed to answer` };
+    case "budget_spent":
+      return {
+        code: "TOO_MANY_REQUESTS",
+        message: `This proxy's ${failure.window === "minute" ? "per-minute" : "monthly"} budget of ${service} calls is spent; retry after ${failure.retryAfterSeconds} s`,
+        headers: { "retry-after": String(failure.retryAfterSeconds) },
+      };
+    case "unavailable":
+      return { code: "SERVICE_UNAVAILABLE", message: "The shared market data cache is unavailable" };
   }
 }
