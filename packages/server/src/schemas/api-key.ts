@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { keyId, timestamp, timestampInput, wallet, walletInput } from "./common.js";
+import { keyName } from "./key-name.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
@@ -33,11 +34,7 @@ export const apiKey = z
 
 /** Body of create. */
 export const createKeyInput = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^[^\p{Cc}]+$/u, "must be printable characters only"),
+  name: keyName,
   expiresAt: timestampInput.optional(),
   rateLimit: rateLimit.optional(),
   wallet: walletInput.optional().meta({ description: "Optional; if given it must be the session's wallet" }),
