@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import {
   type ChartParams,
   type ChartResponse,
@@ -6,15 +6,23 @@ import {
   type MarketsParams,
   type MarketsResponse,
   marketsResponseSchema,
+  type OhlcParams,
+  type OhlcResponse,
+  ohlcResponseSchema,
+  type RangeParams,
+  type RangeResponse,
   type SimplePriceParams,
   type SimplePriceResponse,
   simplePriceResponseSchema,
 } from "../schemas/prices.js";
+import { classifyRefusal, readErrorCode } from "./coingecko-errors.js";
 import { parseRetryAfter, type UpstreamResult } from "./failure.js";
 import { fetchErrorDetail } from "./fetch-error.js";
 
 // The only module that knows CoinGecko's paths, host and key. The key travels in a request header
-// and nowhere else: not in the URL, not in a result, not in a failure detail.
+// and nowhere else: not in the URL, not in a result, not in a failure detail. Query parameters are
+// named as in CoinGecko's SDK (coingecko/coingecko-typescript, src/resources/simple/price.ts,
+// src/resources/coins/{markets,market-chart,ohlc}.ts) and carry the validated values as given.
 
 /** One CoinGecko call, rebuilt from validated values only. `key` is its normalised identity. */
 export interface CoinGeckoRequest<T> {
@@ -31,12 +39,17 @@ function request<T>(path: string, entries: [string, string | undefined][], schem
   return { path, query, schema, key: `${path}?${query.toString()}` } satisfies CoinGeckoRequest<T>;
 }
 
+const coinPath = (id: string, rest: string) => `/coins/${encodeURIComponent(id)}/${rest}`;
+
 /** `/simple/price` for normalised params. */
 export function simplePriceRequest(p: SimplePriceParams): CoinGeckoRequest<SimplePriceResponse> {
   return request(
     "/simple/price",
     [
-      ["ids", p.ids.join(",")],
+      ["ids", p.ids?.join(",")],
+      ["names", p.names?.join(",")],
+      ["symbols", p.symbols?.join(",")],
+      ["include_tokens", p.include_tokens],
       ["vs_currencies", p.vs_currencies.join(",")],
       ["include_market_cap", p.include_market_cap],
       ["include_24hr_vol", p.include_24hr_vol],
@@ -55,11 +68,17 @@ export function marketsRequest(p: MarketsParams): CoinGeckoRequest<MarketsRespon
     [
       ["vs_currency", p.vs_currency],
       ["ids", p.ids?.join(",")],
+      ["names", p.names?.join(",")],
+      ["symbols", p.symbols?.join(",")],
+      ["include_tokens", p.include_tokens],
+      ["category", p.category],
       ["order", p.order],
       ["per_page", String(p.per_page)],
       ["page", String(p.page)],
       ["sparkline", p.sparkline],
       ["price_change_percentage", p.price_change_percentage?.join(",")],
+      ["locale", p.locale],
+      ["precision", p.precision],
     ],
     marketsResponseSchema,
   );
@@ -68,13 +87,49 @@ export function marketsRequest(p: MarketsParams): CoinGeckoRequest<MarketsRespon
 /** `/coins/{id}/market_chart`; the id is validated already and encoded once more for the path. */
 export function chartRequest(p: ChartParams): CoinGeckoRequest<ChartResponse> {
   return request(
-    `/coins/${encodeURIComponent(p.id)}/market_chart`,
+    coinPath(p.id, "market_chart"),
     [
       ["vs_currency", p.vs_currency],
       ["days", p.days],
+      ["interval", p.interval],
+      ["precision", p.precision],
     ],
     chartResponseSchema,
   );
+}
+
+/** `/coins/{id}/market_chart/range`; `from` and `to` go as given (UNIX seconds or ISO dates). */
+export function rangeRequest(p: RangeParams): CoinGeckoRequest<RangeResponse> {
+  return request(
+    coinPath(p.id, "market_chart/range"),
+    [
+      ["vs_currency", p.vs_currency],
+      ["from", p.from],
+      ["to", p.to],
+      ["interval", p.interval],
+      ["precision", p.precision],
+    ],
+    chartResponseSchema,
+  );
+}
+
+/** `/coins/{id}/ohlc`. */
+export function ohlcRequest(p: OhlcParams): CoinGeckoRequest<OhlcResponse> {
+  return request(
+    coinPath(p.id, "ohlc"),
+    [
+      ["vs_currency", p.vs_currency],
+      ["days", p.days],
+      ["interval", p.interval],
+      ["precision", p.precision],
+    ],
+    ohlcResponseSchema,
+  );
+}
+
+/** `/ping`: CoinGecko's cheapest call, for the start-up check of the key and host. */
+export function pingRequest(): CoinGeckoRequest<unknown> {
+  return request("/ping", [], z.looseObject({}));
 }
 
 /** Where and how to reach CoinGecko. */
@@ -119,10 +174,8 @@ export function createCoinGeckoClient(options: CoinGeckoOptions): CoinGeckoClien
           return { ok: false, failure: { kind: "rate_limited", retryAfterSeconds, detail: status } };
         }
         if (!response.ok) {
-          await response.body?.cancel();
-          const kind =
-            response.status === 404 ? "not_found" : response.status === 400 ? "rejected" : "bad_gateway";
-          return { ok: false, failure: { kind, detail: status } };
+          const failure = classifyRefusal(response.status, await readErrorCode(response));
+          return { ok: false, failure };
         }
         const declared = Number(response.headers.get("content-length") ?? 0);
         if (declared > MAX_RESPONSE_BYTES) {

@@ -11,10 +11,20 @@ export type UpstreamFailure =
   | { kind: "not_found"; detail: string }
   | { kind: "rejected"; detail: string }
   | { kind: "client_closed"; detail: string }
+  /** The upstream's plan does not offer this data (CoinGecko 10012: beyond the time range; 10005). */
+  | { kind: "plan_limit"; detail: string }
+  /**
+   * The upstream refused our credentials or host (CoinGecko 401, 10002, 10010, 10011): an operator
+   * must fix `setting`; `hint` says how, for the error log.
+   */
+  | { kind: "misconfigured"; setting: UpstreamSetting; hint: string; detail: string }
   /** Our own upstream budget (`COINGECKO_CALLS_PER_MINUTE` / `_PER_MONTH`) is spent: no call was made. */
   | { kind: "budget_spent"; window: "minute" | "month"; retryAfterSeconds: number; detail: string }
   /** A dependency the call needs (the shared budget or cache in Redis) cannot be reached. */
   | { kind: "unavailable"; detail: string };
+
+/** The settings a misconfigured upstream call names. */
+export type UpstreamSetting = "COINGECKO_API_KEY" | "COINGECKO_PLAN";
 
 /** The outcome of one upstream call. */
 export type UpstreamResult<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
@@ -37,8 +47,11 @@ export function parseRetryAfter(header: string | null, nowMs: number): number {
   return clamp((date - nowMs) / 1_000);
 }
 
-/** Maps a failure to the error envelope the client sees; `service` names the upstream in plain words. */
-export function failureToApiError(failure: UpstreamFailure, service: string): ApiError {
+/**
+ * Maps a failure to the error envelope the client sees; `service` names the upstream in plain words,
+ * `plan` the upstream plan a `plan_limit` refers to (`demo`, `pro`...).
+ */
+export function failureToApiError(failure: UpstreamFailure, service: string, plan = "current"): ApiError {
   switch (failure.kind) {
     case "rate_limited":
       return {
@@ -52,6 +65,15 @@ export function failureToApiError(failure: UpstreamFailure, service: string): Ap
       return { code: "NOT_FOUND", message: `The ${service} does not know this coin` };
     case "rejected":
       return { code: "BAD_REQUEST", message: `The ${service} rejected the request` };
+    case "plan_limit":
+      // A 400 like the proxy's own plan checks: the same request on a plan that offers it would work.
+      return {
+        code: "BAD_REQUEST",
+        message: `This range or interval is not available on the ${plan} plan of the ${service}`,
+      };
+    case "misconfigured":
+      // The operator's problem, not the caller's: the error log names the setting, the caller sees a 502.
+      return { code: "BAD_GATEWAY", message: `The ${service} failed to answer` };
     case "client_closed":
       return { code: "CLIENT_CLOSED_REQUEST", message: "The request was cancelled by the client" };
     case "bad_gateway":
