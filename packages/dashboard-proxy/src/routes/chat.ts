@@ -72,7 +72,10 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
     const stop = new AbortController();
     const result = await agent.send(body.data, AbortSignal.any([event.req.signal, stop.signal]));
     if (!result.ok) {
-      logger.warn({ upstream: "agent", failure: result.failure }, "upstream failed");
+      // A client that left is not an upstream failure: the access line records the abort (499).
+      if (result.failure.kind !== "client_closed") {
+        logger.warn({ upstream: "agent", failure: result.failure }, "upstream failed");
+      }
       return errorResponse(failureToApiError(result.failure, "chat agent"));
     }
     const stream = relayEvents(

@@ -73,7 +73,10 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
       signal: event.req.signal,
     });
     if (!result.ok) {
-      logger.warn({ upstream: "keyport", failure: result.failure }, "upstream failed");
+      // A client that left is not an upstream failure: the access line records the abort (499).
+      if (result.failure.kind !== "client_closed") {
+        logger.warn({ upstream: "keyport", failure: result.failure }, "upstream failed");
+      }
       return errorResponse(failureToApiError(result.failure, "Keyport server"));
     }
     const upstream = result.value;
