@@ -32,14 +32,19 @@ export interface KeyStore {
   }): Promise<{ keys: ApiKey[]; nextCursor: string | null }>;
   /** Revokes now (idempotent); null when the wallet has no such key. */
   revoke(params: { id: string; wallet: string; now: Date }): Promise<ApiKey | null>;
-  /** Issues a new secret for an active, never-rolled key and schedules the old one's revocation. */
+  /**
+   * Issues a new secret for an active, never-rolled key and schedules the old one's revocation.
+   * A roll with grace needs room under the cap (`cap` otherwise); one without is always allowed.
+   */
   roll(params: {
     id: string;
     wallet: string;
     gracePeriodSeconds: number;
     now: Date;
   }): Promise<
-    ({ ok: true; previous: ApiKey } & IssuedKey) | { ok: false; reason: "not_found" | "not_active" }
+    | ({ ok: true; previous: ApiKey } & IssuedKey)
+    | { ok: false; reason: "not_found" | "not_active" }
+    | { ok: false; reason: "cap"; max: number }
   >;
 }
 
@@ -71,7 +76,8 @@ export function createKeyStore({ db, changes, prefix, maxActiveKeys }: KeyStoreO
       return row === null ? null : toApiKey(row, params.now);
     },
     async roll(params) {
-      const rolled = await rollKey(db, changes, { ...params, prefix });
+      const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys });
+      if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
       if (!rolled.ok) return rolled;
       return {
         ok: true,

@@ -38,17 +38,32 @@ export interface CreateKeyParams {
 }
 
 /**
+ * Takes the wallet's advisory lock until the transaction ends. Everything that adds to a wallet's
+ * active keys (create, a roll with grace) counts them under it, so concurrent ones cannot overshoot.
+ */
+async function lockWallet(tx: Tx, wallet: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${wallet}`}))`);
+}
+
+/** The wallet's active keys at `now`, keys in a roll's grace period included. */
+async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<number> {
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.wallet, wallet), statusCondition("active", now)));
+  return count?.n ?? 0;
+}
+
+/**
  * Inserts a key unless the wallet already holds `maxActiveKeys` active ones. The count and the insert
  * run in one transaction under a per-wallet advisory lock, so concurrent creates cannot overshoot.
  */
 export async function createKey(db: Db, params: CreateKeyParams) {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${params.wallet}`}))`);
-    const [count] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.wallet, params.wallet), statusCondition("active", params.now)));
-    if ((count?.n ?? 0) >= params.maxActiveKeys) return { ok: false as const };
+    await lockWallet(tx, params.wallet);
+    if ((await countActiveKeys(tx, params.wallet, params.now)) >= params.maxActiveKeys) {
+      return { ok: false as const };
+    }
     const { key, row } = await insertNewKey(tx, params.prefix, {
       wallet: params.wallet,
       name: params.name,
@@ -126,16 +141,23 @@ export interface RollKeyParams {
   wallet: string;
   gracePeriodSeconds: number;
   prefix: string;
+  /** MAX_ACTIVE_KEYS_PER_WALLET: a roll with grace keeps the old key active, so it needs room under the cap. */
+  maxActiveKeys: number;
   now: Date;
 }
 
 /**
  * Replaces an active, never-rolled key with a new secret that inherits name, rate limit and expiry.
  * The old key's revocation is scheduled at `min(now + grace, its expiry)`, and announced through
- * `changes` so cached copies pick up the new `revokedAt`.
+ * `changes` so cached copies pick up the new `revokedAt`. With a grace period both keys are active
+ * for a while, so the roll is refused (`cap`) when the wallet already holds `maxActiveKeys` active
+ * keys, counted under the same per-wallet lock as create; a roll without grace swaps one active key
+ * for another and is always allowed.
  */
 export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams) {
   return changes.transaction(db, async (tx, keyChanged) => {
+    // The wallet lock before the row lock, in every path that takes both, so none can deadlock.
+    if (params.gracePeriodSeconds > 0) await lockWallet(tx, params.wallet);
     const [old] = await tx
       .select()
       .from(apiKeys)
@@ -144,6 +166,12 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
     if (!old) return { ok: false as const, reason: "not_found" as const };
     const expired = old.expiresAt !== null && old.expiresAt <= params.now;
     if (old.revokedAt !== null || expired) return { ok: false as const, reason: "not_active" as const };
+    if (
+      params.gracePeriodSeconds > 0 &&
+      (await countActiveKeys(tx, params.wallet, params.now)) >= params.maxActiveKeys
+    ) {
+      return { ok: false as const, reason: "cap" as const };
+    }
     const graceEnd = params.now.getTime() + params.gracePeriodSeconds * 1000;
     const revokeAt = new Date(Math.min(graceEnd, old.expiresAt?.getTime() ?? graceEnd));
     const [previous] = await tx

@@ -146,7 +146,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "Roll a key: issue a new secret, retire the old one",
         description:
-          "The new key inherits name, rate limit and expiry and is returned with its secret (once). The old key's `revokedAt` is set to min(now + gracePeriodSeconds, its expiresAt): during the grace period it is still active and `revokedAt` lies in the future. Only an active key that has not been rolled or revoked can be rolled (else 409). A roll does not count against the active-key cap. Another wallet's key is 404. Responds 201.",
+          "The new key inherits name, rate limit and expiry and is returned with its secret (once). The old key's `revokedAt` is set to min(now + gracePeriodSeconds, its expiresAt): during the grace period it is still active and `revokedAt` lies in the future. Only an active key that has not been rolled or revoked can be rolled (else 409). Keys in a grace period count against MAX_ACTIVE_KEYS_PER_WALLET: a roll with a grace period when the wallet is at the cap is 409 (roll without grace, or revoke a key first); a roll without grace is always allowed. Another wallet's key is 404. Responds 201.",
       }),
     )
     .input(rollKeyInput)
@@ -160,6 +160,12 @@ export const keysRouter = router({
       });
       if (!rolled.ok && rolled.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      }
+      if (!rolled.ok && rolled.reason === "cap") {
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: `This wallet already holds the maximum of ${rolled.max} active keys, counting keys in a grace period: roll without a grace period, or revoke a key first`,
+        });
       }
       if (!rolled.ok) {
         throw new TRPCError({
