@@ -1,5 +1,6 @@
 import { codeForStatus, type ErrorCode } from "@keyport/errors";
 import { bodyLimit, H3, type H3Event, type HTTPError } from "h3";
+import type { Redis } from "ioredis";
 import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
 import { CLIENT_CLOSED, CLIENT_CLOSED_STATUS, isClientGone } from "./http/abort.js";
@@ -8,7 +9,6 @@ import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
 import { createAccessLogger, createLogger } from "./http/logger.js";
 import { corsHeaders, isCorsPath } from "./http/origin.js";
-import { createRateLimiter } from "./http/rate-limit.js";
 import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
 import { createProxyMetrics } from "./metrics/proxy-metrics.js";
@@ -21,7 +21,9 @@ import { registerTrpcForward } from "./routes/trpc-forward.js";
 import { MAX_BODY_BYTES } from "./schemas/chat.js";
 import { createSessionCookies } from "./session/cookies.js";
 import { createSessionResolver } from "./session/resolver.js";
+import { createSharedState } from "./shared-state.js";
 import { createAgentClient } from "./upstream/agent.js";
+import { withBudget } from "./upstream/budget.js";
 import { createCoinGeckoClient } from "./upstream/coingecko.js";
 import { createKeyportClient } from "./upstream/keyport.js";
 
@@ -33,6 +35,10 @@ export interface CreateAppOptions {
   cache?: Partial<PriceCacheOptions>;
   /** Rate-limit window length; default one minute (`RATE_LIMIT_PER_MINUTE` per window). */
   rateLimitWindowMs?: number;
+  /** A Redis client the caller owns and closes (tests); default: one opened for `REDIS_URL`. */
+  redis?: Redis;
+  /** Wall-clock ms for the upstream budget; default `Date.now` (Redis's time when shared). */
+  budgetNow?: () => number;
 }
 
 const DEFAULT_CACHE: PriceCacheOptions = {
@@ -68,6 +74,14 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   const startedAt = new WeakMap<H3Event, number>();
   // Per app, not prom-client's global registry: tests run several apps in one process.
   const metrics = createProxyMetrics();
+  // Budget, per-IP limit and cache tier: in Redis with REDIS_URL (shared by every instance), else here.
+  const shared = createSharedState(env, {
+    logger,
+    registry: metrics.registry,
+    redis: options.redis,
+    now: options.budgetNow,
+    rateLimitWindowMs: options.rateLimitWindowMs ?? 60_000,
+  });
 
   const app = new H3({
     // h3 would print unhandled errors in full; ours go through pino without request data.
@@ -103,10 +117,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
       allowedOrigins,
       clientIp,
       chatPublic: env.CHAT_ACCESS === "public",
-      rateLimiter: createRateLimiter({
-        limit: env.RATE_LIMIT_PER_MINUTE,
-        windowMs: options.rateLimitWindowMs ?? 60_000,
-      }),
+      rateLimiter: shared.rateLimiter,
     }),
   );
   app.use(bodyLimit(MAX_BODY_BYTES));
@@ -119,15 +130,20 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   registerPriceRoutes(app, {
-    client: metrics.upstream.countCoinGecko(
-      createCoinGeckoClient({
-        baseUrl: env.COINGECKO_BASE_URL,
-        apiKey: env.COINGECKO_API_KEY,
-        keyHeader: env.COINGECKO_KEY_HEADER,
-        timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-      }),
+    // The budget is paid first: a refused call is never made, so it is not counted as an upstream call.
+    client: withBudget(
+      metrics.upstream.countCoinGecko(
+        createCoinGeckoClient({
+          baseUrl: env.COINGECKO_BASE_URL,
+          apiKey: env.COINGECKO_API_KEY,
+          keyHeader: env.COINGECKO_KEY_HEADER,
+          timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+        }),
+      ),
+      shared.budget,
+      shared.onBudgetRefused,
     ),
-    cache: { ...DEFAULT_CACHE, ...options.cache },
+    cache: { ...DEFAULT_CACHE, ...options.cache, shared: shared.cacheStore },
     logger,
     metrics: metrics.cache,
   });

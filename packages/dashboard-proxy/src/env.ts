@@ -31,6 +31,17 @@ const boundedInt = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
+/** A whole number in `min..max`, or undefined when unset (its default depends on other settings). */
+const optionalInt = (min: number, max: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9]+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max))
+      .optional(),
+  );
+
 /** Accepts `https://a.example,http://localhost:5173`; each entry must be a bare origin. */
 const originList = optionalString.transform((value, ctx) => {
   const entries = (value ?? "")
@@ -85,6 +96,14 @@ export const envSchema = z
     COINGECKO_API_KEY: optionalString,
     COINGECKO_PLAN: optionalString.pipe(z.enum(["demo", "pro"]).default("demo")),
     COINGECKO_BASE_URL: httpUrl,
+    /** Upstream calls in any 60 s, across instances with REDIS_URL; default 30 on demo, 500 on paid plans. */
+    COINGECKO_CALLS_PER_MINUTE: optionalInt(1, 1_000_000),
+    /** Upstream calls per UTC calendar month; default 10,000 on demo, no cap on paid plans. */
+    COINGECKO_CALLS_PER_MONTH: optionalInt(1, 1_000_000_000),
+    /** Shares the market cache, its loads, the upstream budget and the per-IP limit between instances. */
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+    /** Namespace of the proxy's keys in Redis. */
+    REDIS_KEY_PREFIX: optionalString.pipe(z.string().default("keyport:proxy:")),
     AGENT_URL: httpUrl,
     AGENT_API_KEY: optionalString,
     ALLOWED_ORIGINS: originList,
@@ -139,6 +158,10 @@ export const envSchema = z
       DASHBOARD_DIR: env.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       COINGECKO_BASE_URL: (env.COINGECKO_BASE_URL ?? plan.baseUrl).replace(/\/+$/, ""),
       COINGECKO_KEY_HEADER: plan.keyHeader,
+      COINGECKO_CALLS_PER_MINUTE:
+        env.COINGECKO_CALLS_PER_MINUTE ?? (env.COINGECKO_PLAN === "demo" ? 30 : 500),
+      COINGECKO_CALLS_PER_MONTH:
+        env.COINGECKO_CALLS_PER_MONTH ?? (env.COINGECKO_PLAN === "demo" ? 10_000 : undefined),
     };
   });
 

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { UpstreamFailure, UpstreamResult } from "../upstream/failure.js";
+import type { SharedCacheStore, SharedLoad } from "./shared-store.js";
 
 /** A cached upstream answer: the JSON text we send, and when we got it (the cache's clock, ms). */
 export interface CacheEntry {
@@ -20,79 +21,91 @@ export type Loader = (signal: AbortSignal) => Promise<UpstreamResult<string>>;
 
 /** Cache timing for one route. */
 export interface UpstreamCacheOptions {
-  /** How long an answer is fresh. */
+  /** How long an answer is fresh (a call may pass its own, see {@link GetOptions}). */
   ttlMs: number;
-  /** How long past `ttlMs` a stale answer is served at once while one refresh runs behind it. */
+  /** How long past its TTL a stale answer is served at once while one refresh runs behind it. */
   staleWhileRevalidateMs: number;
-  /** Entries kept (least recently used go first). */
+  /** Entries kept in this process (least recently used go first). */
   maxEntries: number;
-  /** The clock, in ms, above 0 (lru-cache reads 0 as "no TTL"); default `performance.now`. Tests move one by hand. */
+  /** The clock in ms; default `Date.now` (with a shared store, every instance must read the same time). */
   now?: () => number;
+  /** Redis behind this process's LRU: copies and loads shared by every instance. */
+  shared?: SharedCacheStore;
+}
+
+/** Per-call settings. */
+export interface GetOptions {
+  /** Freshness of this key's answers, instead of the cache's `ttlMs` (e.g. by a chart's granularity). */
+  ttlMs?: number;
 }
 
 /** A read-through cache with one in-flight load per key, stale-while-revalidate and stale-if-error. */
 export interface UpstreamCache {
   /** Answers `key` from the cache, or through `load` (shared by everyone asking for `key` meanwhile). */
-  get(key: string, load: Loader): Promise<CacheOutcome>;
+  get(key: string, load: Loader, options?: GetOptions): Promise<CacheOutcome>;
 }
 
-// lru-cache drops an entry whose load rejects (or keeps the stale one) only when the load throws, so
-// a failure crosses it as this error and turns back into a value in `get`.
-class LoadFailed extends Error {
-  constructor(readonly failure: UpstreamFailure) {
-    super(`upstream ${failure.kind}`);
-  }
-}
+// Loads are never cancelled once started: their answer fills the cache for whoever asks next.
+const NEVER = new AbortController().signal;
 
 /**
  * Creates the cache. Failures are never cached: a failed refresh keeps the stale copy, which is
- * then served (state STALE) until a refresh succeeds; with no copy the failure is returned.
+ * then served (state STALE) until a refresh succeeds; with no copy the failure is returned. With a
+ * shared store, a fresh copy another instance loaded counts as a HIT, and a load is made by one
+ * instance at a time (see the store).
  * @example createUpstreamCache({ ttlMs: 60_000, staleWhileRevalidateMs: 60_000, maxEntries: 500 }).get(key, load)
  */
 export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCache {
-  const { ttlMs, staleWhileRevalidateMs } = options;
-  const now = options.now ?? (() => performance.now());
-  const cache = new LRUCache<string, CacheEntry, { load: Loader }>({
-    max: options.maxEntries,
-    ttl: ttlMs,
-    // lru-cache's own TTL checks read the same clock as ours.
-    perf: { now },
-    // lru-cache otherwise caches the time for up to `ttlResolution` ms (1 ms default).
-    ttlResolution: 0,
-    noDeleteOnFetchRejection: true,
-    fetchMethod: async (_key, _stale, { context, signal }) => {
-      const result = await context.load(signal);
-      if (!result.ok) throw new LoadFailed(result.failure);
-      return { body: result.value, fetchedAt: now() };
-    },
-  });
+  const { staleWhileRevalidateMs, shared } = options;
+  const now = options.now ?? Date.now;
+  // No TTL here: an old entry stays until it is evicted, to be served when a refresh fails.
+  const entries = new LRUCache<string, CacheEntry>({ max: options.maxEntries });
+  const inflight = new Map<string, Promise<SharedLoad>>();
 
-  const fresh = (entry: CacheEntry, state: CacheState): CacheOutcome => {
-    const remaining = ttlMs - (now() - entry.fetchedAt);
-    const maxAgeSeconds = state === "STALE" ? 0 : Math.max(0, Math.floor(remaining / 1_000));
+  const answer = (entry: CacheEntry, state: CacheState, ttlMs: number): CacheOutcome => {
+    const maxAgeSeconds =
+      state === "STALE" ? 0 : Math.max(0, Math.floor((ttlMs - (now() - entry.fetchedAt)) / 1_000));
     return { ok: true, body: entry.body, state, maxAgeSeconds };
   };
 
+  const loadHere = async (load: Loader): Promise<SharedLoad> => {
+    const result = await load(NEVER);
+    if (!result.ok) return { ok: false, failure: result.failure, stale: undefined };
+    return { ok: true, entry: { body: result.value, fetchedAt: now() }, from: "upstream" };
+  };
+
+  const refresh = (key: string, load: Loader, ttlMs: number): Promise<SharedLoad> => {
+    const running = inflight.get(key);
+    if (running !== undefined) return running;
+    const started = (shared === undefined ? loadHere(load) : shared.load(key, ttlMs, load))
+      .then((result) => {
+        if (result.ok) entries.set(key, result.entry);
+        return result;
+      })
+      .finally(() => inflight.delete(key));
+    inflight.set(key, started);
+    return started;
+  };
+
   return {
-    async get(key, load) {
-      const cached = cache.peek(key, { allowStale: true });
-      // Within the window a stale copy is answered at once and refreshed behind it; beyond it the
-      // caller waits for the refresh and gets the stale copy only if that refresh fails.
-      const serveStale = cached !== undefined && now() - cached.fetchedAt <= ttlMs + staleWhileRevalidateMs;
-      const status: LRUCache.Status<string, CacheEntry, { load: Loader }> = {};
-      try {
-        const entry = await cache.fetch(key, { context: { load }, allowStale: serveStale, status });
-        if (entry === undefined) {
-          return { ok: false, failure: { kind: "bad_gateway", detail: "load aborted" } };
+    async get(key, load, getOptions) {
+      const ttlMs = getOptions?.ttlMs ?? options.ttlMs;
+      const cached = entries.get(key);
+      if (cached !== undefined) {
+        const age = now() - cached.fetchedAt;
+        if (age < ttlMs) return answer(cached, "HIT", ttlMs);
+        // Within the window a stale copy is answered at once and refreshed behind it; beyond it the
+        // caller waits for the refresh and gets the stale copy only if that refresh fails.
+        if (age <= ttlMs + staleWhileRevalidateMs) {
+          refresh(key, load, ttlMs).catch(() => {});
+          return answer(cached, "STALE", ttlMs);
         }
-        const state = status.fetch === "hit" ? "HIT" : status.returnedStale ? "STALE" : "MISS";
-        return fresh(entry, state);
-      } catch (error) {
-        if (!(error instanceof LoadFailed)) throw error;
-        const stale = cache.peek(key, { allowStale: true });
-        if (stale !== undefined) return fresh(stale, "STALE");
-        return { ok: false, failure: error.failure };
       }
+      const result = await refresh(key, load, ttlMs);
+      if (result.ok) return answer(result.entry, result.from === "shared" ? "HIT" : "MISS", ttlMs);
+      const stale = cached ?? result.stale;
+      if (stale !== undefined) return answer(stale, "STALE", ttlMs);
+      return { ok: false, failure: result.failure };
     },
   };
 }

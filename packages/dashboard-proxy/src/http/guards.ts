@@ -2,7 +2,7 @@ import type { H3Event, Middleware } from "h3";
 import { hasSessionCookie } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
 import { checkOrigin, isCorsPath, type OriginVerdict, preflightHeaders } from "./origin.js";
-import type { RateLimiter } from "./rate-limit.js";
+import type { RateLimiter, RateLimitVerdict } from "./rate-limit.js";
 import type { ClientIpReader } from "./request-ip.js";
 
 /** What the guards need. */
@@ -59,14 +59,19 @@ export function createGuards(options: GuardOptions): Middleware {
     }
     if (LIMITED_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
-      if (!result.allowed) {
-        return errorResponse({
-          code: "TOO_MANY_REQUESTS",
-          message: `Too many requests; retry after ${result.retryAfterSeconds} s`,
-          headers: { "retry-after": String(result.retryAfterSeconds) },
-        });
-      }
+      // The in-process limiter answers at once; the shared one (Redis) with a promise.
+      if (result instanceof Promise)
+        return result.then((verdict) => (verdict.allowed ? next() : tooMany(verdict)));
+      if (!result.allowed) return tooMany(result);
     }
     return next();
   };
+}
+
+function tooMany(verdict: Extract<RateLimitVerdict, { allowed: false }>): Response {
+  return errorResponse({
+    code: "TOO_MANY_REQUESTS",
+    message: `Too many requests; retry after ${verdict.retryAfterSeconds} s`,
+    headers: { "retry-after": String(verdict.retryAfterSeconds) },
+  });
 }

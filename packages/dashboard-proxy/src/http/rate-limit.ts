@@ -3,7 +3,8 @@ export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterS
 
 /** Counts requests per client in fixed windows. */
 export interface RateLimiter {
-  hit(client: string): RateLimitVerdict;
+  /** In-process limiters answer at once; the Redis one (shared by instances) with a promise. */
+  hit(client: string): RateLimitVerdict | Promise<RateLimitVerdict>;
 }
 
 /** Limit per window, and the clock (injectable so unit tests need no waiting). */
@@ -18,7 +19,7 @@ export interface RateLimiterOptions {
  * Expired windows are swept once per window, so memory follows the number of recent clients.
  * @example createRateLimiter({ limit: 600, windowMs: 60_000 }).hit("203.0.113.7")
  */
-export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions): { hit(client: string): RateLimitVerdict } {
   const now = options.now ?? Date.now;
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = now();

@@ -27,8 +27,8 @@ export function createCacheMetrics(registry: Registry): CacheMetrics {
       const error = answers.labels(route, "error");
       for (const child of [hit, stale, miss, error]) child.inc(0);
       return {
-        async get(key, load) {
-          const outcome = await cache.get(key, load);
+        async get(key, load, options) {
+          const outcome = await cache.get(key, load, options);
           if (!outcome.ok) error.inc();
           else if (outcome.state === "HIT") hit.inc();
           else if (outcome.state === "STALE") stale.inc();

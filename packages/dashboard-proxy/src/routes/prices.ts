@@ -1,6 +1,7 @@
 import { getQuery, getRouterParams, type H3, HTTPResponse } from "h3";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import type { SharedCacheStore } from "../cache/shared-store.js";
 import {
   type CacheOutcome,
   createUpstreamCache,
@@ -31,8 +32,10 @@ export interface PriceCacheOptions {
   chartTtlMs: number;
   staleWhileRevalidateMs: number;
   maxEntries: number;
-  /** The caches' clock in ms (default `performance.now`); tests move one by hand instead of waiting. */
+  /** The caches' clock in ms (default `Date.now`); tests move one by hand instead of waiting. */
   now?: () => number;
+  /** Redis behind each cache's LRU (REDIS_URL): copies and loads shared by every instance. */
+  shared?: SharedCacheStore;
 }
 
 /** What the price routes need. */
@@ -62,6 +65,7 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
         staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
         maxEntries: cache.maxEntries,
         now: cache.now,
+        shared: cache.shared,
       }),
     );
   const simple = createCache("prices.simple", cache.pricesTtlMs);

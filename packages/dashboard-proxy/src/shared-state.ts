@@ -1,0 +1,88 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
+import type { SharedCacheStore } from "./cache/shared-store.js";
+import type { Env } from "./env.js";
+import { createRateLimiter, type RateLimiter } from "./http/rate-limit.js";
+import { createBudgetMetrics } from "./metrics/budget.js";
+import { createRedisBudget } from "./redis/budget.js";
+import { createRedisCacheStore } from "./redis/cache-store.js";
+import { connectRedis } from "./redis/connect.js";
+import { createRedisRateLimiter } from "./redis/rate-limit.js";
+import { createMemoryBudget, type RefusalListener, type UpstreamBudget } from "./upstream/budget.js";
+
+/** What every proxy instance shares through Redis, or each keeps to itself without `REDIS_URL`. */
+export interface SharedState {
+  budget: UpstreamBudget;
+  onBudgetRefused: RefusalListener;
+  rateLimiter: RateLimiter;
+  /** The cache tier behind each instance's LRU; undefined without Redis. */
+  cacheStore: SharedCacheStore | undefined;
+}
+
+/** What {@link createSharedState} needs besides the settings. */
+export interface SharedStateOptions {
+  logger: Logger;
+  registry: Registry;
+  /** A Redis client the caller owns (tests); default: one opened for `REDIS_URL`. */
+  redis?: Redis;
+  /** Wall-clock ms for the budget and the caches; default `Date.now` (Redis's own time for the budget). */
+  now?: () => number;
+  rateLimitWindowMs: number;
+}
+
+// Copies stay in Redis an hour past their freshness, to be served stale while the upstream fails
+// or the budget is spent; the in-process LRU keeps its own until evicted.
+const KEEP_STALE_MS = 3_600_000;
+// A lock holder gets the upstream timeout plus this before its lock expires.
+const LOCK_MARGIN_MS = 2_000;
+
+/**
+ * Builds the upstream budget, the per-IP limiter and the shared cache tier: in Redis under
+ * `REDIS_KEY_PREFIX` when `REDIS_URL` is set (or a client is passed), else in this process, as
+ * before. Logs the budget once, so the start log shows it.
+ */
+export function createSharedState(env: Env, options: SharedStateOptions): SharedState {
+  const limits = { perMinute: env.COINGECKO_CALLS_PER_MINUTE, perMonth: env.COINGECKO_CALLS_PER_MONTH };
+  const localLimiter = createRateLimiter({
+    limit: env.RATE_LIMIT_PER_MINUTE,
+    windowMs: options.rateLimitWindowMs,
+  });
+  const redis =
+    options.redis ?? (env.REDIS_URL === undefined ? undefined : connectRedis(env.REDIS_URL, options.logger));
+
+  let state: Omit<SharedState, "onBudgetRefused">;
+  if (redis === undefined) {
+    state = {
+      budget: createMemoryBudget(limits, options.now),
+      rateLimiter: localLimiter,
+      cacheStore: undefined,
+    };
+  } else {
+    const prefix = env.REDIS_KEY_PREFIX;
+    state = {
+      budget: createRedisBudget(redis, limits, { prefix, now: options.now }),
+      rateLimiter: createRedisRateLimiter(redis, {
+        limit: env.RATE_LIMIT_PER_MINUTE,
+        windowMs: options.rateLimitWindowMs,
+        prefix,
+        fallback: localLimiter,
+      }),
+      cacheStore: createRedisCacheStore(redis, {
+        prefix,
+        now: options.now ?? Date.now,
+        lockMs: env.UPSTREAM_TIMEOUT_MS + LOCK_MARGIN_MS,
+        keepMs: KEEP_STALE_MS,
+      }),
+    };
+  }
+  options.logger.info(
+    {
+      coingeckoCallsPerMinute: limits.perMinute,
+      coingeckoCallsPerMonth: limits.perMonth ?? "unlimited",
+      shared: redis !== undefined,
+    },
+    redis === undefined ? "upstream budget (this instance)" : "upstream budget (shared through Redis)",
+  );
+  return { ...state, onBudgetRefused: createBudgetMetrics(options.registry, state.budget) };
+}
