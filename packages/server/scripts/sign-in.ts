@@ -40,7 +40,8 @@ async function signedBody(nonce: string) {
   const message = createSiweMessage({
     address: account.address,
     domain,
-    uri: `${baseUrl}/`,
+    // The URI's host[:port] must be one of the server's SIWE_DOMAINS, as the domain must.
+    uri: `http://${domain}/`,
     version: "1",
     chainId,
     nonce,

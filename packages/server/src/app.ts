@@ -63,7 +63,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       throw error;
     },
   );
-  const siwe = createSiweSettings(env);
+  const siwe = createSiweSettings(env, logger);
   metrics.watch({ cache: verification.cache, usage: verification.usage });
   const services: Services = {
     database,

@@ -165,6 +165,7 @@ describe("sign-in settings", () => {
       const account = newAccount();
       const ok = buildSiweMessage(account, await fetchNonce(server.baseUrl), {
         domain: "app.example:8443",
+        uri: "https://app.example:8443/login",
         chainId: 8453,
       });
       expect((await postVerify(server.baseUrl, account, ok)).status).toBe(200);

@@ -1,18 +1,39 @@
+import { TRPCError } from "@trpc/server";
+import type { Logger } from "pino";
 import {
+  BaseError,
   createPublicClient,
   getAddress,
   type Hex,
+  HttpRequestError,
+  hashMessage,
   http,
-  isAddress,
+  isErc6492Signature,
   isHex,
+  LimitExceededRpcError,
   type PublicClient,
+  parseAbi,
+  ResourceUnavailableRpcError,
+  TimeoutError,
   verifyMessage,
 } from "viem";
-import { parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import type { Env } from "../env.js";
+import { NONCE_TTL_SECONDS } from "./nonce.js";
+import { parseSiweMessage, type SiweMessageFields } from "./siwe-message.js";
 
-// Clocks drift: accept an issued-at up to this far in the future.
+// Clocks drift: accept an issued-at up to this far in the future, and this much past the nonce's lifetime.
 const CLOCK_SKEW_MS = 60_000;
+// An RPC call answers within the request's 5 s deadline or counts as unreachable.
+const RPC_TIMEOUT_MS = 4_000;
+// ERC-1271: what isValidSignature returns for a valid signature.
+const ERC1271_MAGIC_VALUE = "0x1626ba7e";
+const ERC1271_ABI = parseAbi([
+  "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4 magicValue)",
+]);
+
+/** The message of the 503 a contract-wallet sign-in gets while RPC_URL does not answer. */
+export const RPC_UNAVAILABLE =
+  "The blockchain node is unavailable, so a contract wallet cannot be checked; retry shortly";
 
 /** What the signature check needs to know about the deployment. */
 export interface SiweSettings {
@@ -20,28 +41,39 @@ export interface SiweSettings {
   chainIds: readonly number[];
   /** Set when RPC_URL is: verifies ERC-1271 / ERC-6492 contract wallets too. */
   publicClient: PublicClient | null;
+  /** Where an unreachable RPC_URL is reported. */
+  logger: Pick<Logger, "warn">;
 }
 
 /** Builds the SIWE settings from env, including an RPC client when RPC_URL is set. */
-export function createSiweSettings(env: Env): SiweSettings {
+export function createSiweSettings(env: Env, logger: Pick<Logger, "warn">): SiweSettings {
   return {
     domains: env.SIWE_DOMAINS,
     chainIds: env.SIWE_CHAIN_IDS,
-    publicClient: env.RPC_URL === undefined ? null : createPublicClient({ transport: http(env.RPC_URL) }),
+    publicClient:
+      env.RPC_URL === undefined
+        ? null
+        : createPublicClient({ transport: http(env.RPC_URL, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) }),
+    logger,
   };
 }
 
 /**
  * The check a refused message failed, for the operator's log (never for the caller, who gets one
- * generic 401). `malformed`: a required field is missing or unreadable; `nonce` is decided later,
+ * generic 401). `malformed`: not the EIP-4361 grammar (a field missing, out of order, repeated or
+ * unreadable, an extra line); `checksum`: the address is not EIP-55; `uri`: the URI's authority is
+ * not one of SIWE_DOMAINS; `stale`: issued before any unexpired nonce; `nonce` is decided later,
  * when the caller consumes it.
  */
 export type SiweRefusal =
   | "malformed"
+  | "checksum"
   | "version"
   | "domain"
+  | "uri"
   | "chain_id"
   | "issued_at"
+  | "stale"
   | "expired"
   | "not_before"
   | "signature"
@@ -59,12 +91,29 @@ export type SiweCheck =
     }
   | { ok: false; check: SiweRefusal };
 
-const isValidDate = (date: Date | undefined): boolean => date === undefined || !Number.isNaN(date.getTime());
+/** The first rule of the message itself (not its signature) that `fields` breaks, if any. */
+function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Date): SiweRefusal | undefined {
+  const time = now.getTime();
+  if (fields.address !== getAddress(fields.address)) return "checksum";
+  if (fields.version !== "1") return "version";
+  // A scheme before the domain, when there is one, is a web origin's.
+  if (fields.scheme !== undefined && fields.scheme !== "https" && fields.scheme !== "http") return "domain";
+  if (!settings.domains.includes(fields.domain)) return "domain";
+  if (fields.uriAuthority === undefined || !settings.domains.includes(fields.uriAuthority)) return "uri";
+  if (!settings.chainIds.includes(fields.chainId)) return "chain_id";
+  if (fields.issuedAt.getTime() > time + CLOCK_SKEW_MS) return "issued_at";
+  if (fields.issuedAt.getTime() < time - NONCE_TTL_SECONDS * 1000 - CLOCK_SKEW_MS) return "stale";
+  if (fields.expirationTime && time >= fields.expirationTime.getTime()) return "expired";
+  if (fields.notBefore && time < fields.notBefore.getTime()) return "not_before";
+  return undefined;
+}
 
 /**
- * Checks an EIP-4361 message strictly: required fields, version, domain, chain id, time window and
- * signature, in that order (the cheap checks first; the signature may call RPC_URL). Everything but
- * the nonce, which the caller consumes atomically.
+ * Checks an EIP-4361 message strictly: its grammar (an anchored parser, see siwe-message.ts), the
+ * EIP-55 address, version, domain and URI, chain id, time window, then the signature (the cheap
+ * checks first; a contract wallet's signature calls RPC_URL). Everything but the nonce, which the
+ * caller consumes atomically.
+ * @throws TRPCError SERVICE_UNAVAILABLE when a contract wallet must be checked and RPC_URL does not answer.
  */
 export async function checkSiweMessage(
   settings: SiweSettings,
@@ -74,36 +123,79 @@ export async function checkSiweMessage(
 ): Promise<SiweCheck> {
   const refuse = (check: SiweRefusal): SiweCheck => ({ ok: false, check });
   if (!isHex(signature, { strict: true })) return refuse("signature");
-  const fields = parseSiweMessage(message);
-  const { address, chainId, domain, nonce, uri, version, issuedAt, expirationTime, notBefore } = fields;
-  if (!address || !isAddress(address, { strict: false }) || !nonce || !uri || !domain)
-    return refuse("malformed");
-  if (!issuedAt || !isValidDate(issuedAt) || !isValidDate(expirationTime) || !isValidDate(notBefore)) {
-    return refuse("malformed");
-  }
-  if (version !== "1") return refuse("version");
-  if (!settings.domains.includes(domain)) return refuse("domain");
-  if (chainId === undefined || !settings.chainIds.includes(chainId)) return refuse("chain_id");
-  if (issuedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) return refuse("issued_at");
-  if (expirationTime && now >= expirationTime) return refuse("expired");
-  if (notBefore && now < notBefore) return refuse("not_before");
-  // viem's own rules on top (nonce alphabet and length among them).
-  if (!validateSiweMessage({ message: fields, domain, nonce, time: now })) return refuse("malformed");
-  if (!(await isSignatureValid(settings, address, message, signature))) return refuse("signature");
-  return { ok: true, address: getAddress(address), nonce, expirationTime };
+  const parsed = parseSiweMessage(message);
+  if (!parsed.ok) return refuse("malformed");
+  const { fields } = parsed;
+  const refusal = findRefusal(settings, fields, now);
+  if (refusal !== undefined) return refuse(refusal);
+  const signer = await checkSignature(settings, fields, message, signature);
+  if (signer !== "valid") return refuse(signer);
+  return { ok: true, address: fields.address, nonce: fields.nonce, expirationTime: fields.expirationTime };
 }
 
-async function isSignatureValid(
+/**
+ * An EOA's signature is checked locally (no RPC call). Otherwise, with RPC_URL set, the address may
+ * be a contract wallet on the message's chain: deployed (ERC-1271 `isValidSignature`) or not yet
+ * (an ERC-6492 wrapped signature, checked by viem's deployless validator).
+ */
+async function checkSignature(
   settings: SiweSettings,
-  address: `0x${string}`,
+  fields: SiweMessageFields,
   message: string,
   signature: Hex,
-): Promise<boolean> {
+): Promise<"valid" | "signature" | "chain_id"> {
+  const { address } = fields;
+  const isEoaSignature = await verifyMessage({ address, message, signature }).catch(() => false);
+  if (isEoaSignature) return "valid";
+  const client = settings.publicClient;
+  if (client === null) return "signature";
   try {
-    if (settings.publicClient)
-      return await settings.publicClient.verifyMessage({ address, message, signature });
-    return await verifyMessage({ address, message, signature });
-  } catch {
-    return false;
+    // EIP-4361: a contract account is resolved on the message's chain, so the node must serve it.
+    if ((await client.getChainId()) !== fields.chainId) return "chain_id";
+    const hash = hashMessage(message);
+    const code = await client.getCode({ address });
+    if (code === undefined || code === "0x") {
+      if (!isErc6492Signature(signature)) return "signature";
+      return (await client.verifyHash({ address, hash, signature })) ? "valid" : "signature";
+    }
+    const magic = await client.readContract({
+      address,
+      abi: ERC1271_ABI,
+      functionName: "isValidSignature",
+      args: [hash, signature],
+    });
+    return magic.toLowerCase() === ERC1271_MAGIC_VALUE ? "valid" : "signature";
+  } catch (error) {
+    if (!isRpcUnreachable(error)) return "signature";
+    // Only the error's class: viem's messages quote the URL, which may hold the node's API key.
+    settings.logger.warn(
+      { rpcError: rootCauseName(error) },
+      "sign-in: RPC_URL did not answer, a contract-wallet signature could not be checked",
+    );
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: RPC_UNAVAILABLE });
   }
+}
+
+/** True when `error` says the node could not be asked (network, timeout, HTTP error, rate limit), not "invalid". */
+function isRpcUnreachable(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return (
+    error.walk(
+      (cause) =>
+        cause instanceof HttpRequestError ||
+        cause instanceof TimeoutError ||
+        cause instanceof LimitExceededRpcError ||
+        cause instanceof ResourceUnavailableRpcError,
+    ) !== null
+  );
+}
+
+/** The code (ECONNREFUSED...) or class name of the innermost error of a `cause` chain. */
+function rootCauseName(error: unknown): string {
+  let inner: unknown = error;
+  for (let depth = 0; depth < 8 && inner instanceof Error && inner.cause instanceof Error; depth++)
+    inner = inner.cause;
+  if (!(inner instanceof Error)) return "unknown";
+  const code = Reflect.get(inner, "code");
+  return typeof code === "string" ? code : inner.name;
 }

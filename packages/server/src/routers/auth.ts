@@ -55,7 +55,7 @@ export const authRouter = router({
         tags: ["auth"],
         summary: "Sign in with a signed EIP-4361 message",
         description:
-          "Checks domain (SIWE_DOMAINS), chain id (SIWE_CHAIN_IDS), version 1, issued-at (at most 60 s in the future), expiration-time, not-before, the signature (EOA; ERC-1271/6492 when RPC_URL is set) and finally consumes the nonce atomically. Any failure is 401 with the same message (the server logs which check failed). The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
+          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before, the signature (an EOA's locally; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain), and finally consumes the nonce atomically. Any failure is 401 with the same message (the server logs which check failed). A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
       }),
     )
     .input(verifyInput)

@@ -1,0 +1,140 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type App, createApp } from "../src/app.js";
+import { parseEnv } from "../src/env.js";
+import { createLogger } from "../src/logger.js";
+import { describeDatabases } from "./support/databases.js";
+import { request } from "./support/server.js";
+import { buildSiweMessage, fetchNonce, newAccount, postVerify, type SiweOverrides } from "./support/siwe.js";
+
+const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
+
+const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+
+/** A correct message for `nonce`, rewritten by `edit` (then signed as it is: the signature is valid). */
+type Attack = [name: string, check: string, edit: (message: string) => string, overrides?: SiweOverrides];
+
+const attacks: Attack[] = [
+  [
+    "a Request ID followed by an expired Expiration Time",
+    "malformed",
+    (message) => `${message}\nRequest ID: 1\nExpiration Time: ${iso(-30_000)}`,
+  ],
+  [
+    "a Not Before in the future after the Request ID",
+    "malformed",
+    (message) => `${message}\nRequest ID: 1\nNot Before: ${iso(3_600_000)}`,
+  ],
+  [
+    "a Not Before in the future after the Resources",
+    "malformed",
+    (message) => `${message}\nResources:\n- https://localhost/keys\nNot Before: ${iso(3_600_000)}`,
+  ],
+  ["a junk line at the end", "malformed", (message) => `${message}\nhello there`],
+  [
+    "a junk line between fields",
+    "malformed",
+    (message) => message.replace("\nVersion: 1", "\njunk\nVersion: 1"),
+  ],
+  ["a second Chain ID block", "malformed", (message) => `${message}\nChain ID: 8453`],
+  ["a repeated Nonce", "malformed", (message) => `${message}\nNonce: AAAAAAAAAAAAAAAA`],
+  ["a trailing newline", "malformed", (message) => `${message}\n`],
+  [
+    "fields out of order",
+    "malformed",
+    (message) => message.replace("Version: 1\nChain ID: 1", "Chain ID: 1\nVersion: 1"),
+  ],
+  [
+    "a lower-case (not EIP-55) address",
+    "checksum",
+    (message) =>
+      message.replace(/\n(0x[0-9a-fA-F]{40})\n/, (_, address: string) => `\n${address.toLowerCase()}\n`),
+  ],
+  ["a URI on another host", "uri", (message) => message, { uri: "http://evil.example/login" }],
+  ["a URI on another port", "uri", (message) => message, { uri: "http://localhost:8080/login" }],
+  ["a scheme that is not a web origin's", "domain", (message) => `ftp://${message}`],
+  [
+    "an issued-at older than a nonce lives",
+    "stale",
+    (message) => message,
+    { issuedAt: new Date(Date.now() - 12 * 60_000) },
+  ],
+];
+
+describeDatabases("strict EIP-4361 sign-in", (target) => {
+  const logLines: string[] = [];
+  let app: App;
+  let baseUrl: string;
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(...chunk.toString().split("\n").filter(Boolean));
+        done();
+      },
+    });
+    app = await createApp(parseEnv({ DATABASE_URL: target.url }), {
+      database: target.database,
+      logger: createLogger("info", sink),
+    });
+    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
+  });
+  afterAll(() => app.close());
+
+  it.each(attacks)(
+    "refuses %s with the generic 401 and logs the check %s",
+    async (_, check, edit, overrides) => {
+      const account = newAccount();
+      const nonce = await fetchNonce(baseUrl);
+      const before = logLines.length;
+      const attack = await postVerify(baseUrl, account, edit(buildSiweMessage(account, nonce, overrides)));
+      expect(attack.status).toBe(401);
+      expect(attack.body).toEqual({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+      const refusals = logLines
+        .slice(before)
+        .map((line) => JSON.parse(line))
+        .filter((entry) => entry.msg === "sign-in refused");
+      expect(refusals).toEqual([expect.objectContaining({ check })]);
+      // The refused attempt did not spend the nonce: the untouched message with it signs in.
+      expect((await postVerify(baseUrl, account, buildSiweMessage(account, nonce))).status).toBe(200);
+    },
+  );
+
+  it("signs in with every optional field present, in order, with an explicit scheme and an offset", async () => {
+    const account = newAccount();
+    const nonce = await fetchNonce(baseUrl);
+    const issuedAt = new Date(Date.now() - 1_000);
+    // +05:30 as a wallet in India would write it.
+    const local = new Date(issuedAt.getTime() + 5.5 * 3_600_000).toISOString().replace("Z", "+05:30");
+    const message = [
+      "https://localhost:3001 wants you to sign in with your Ethereum account:",
+      account.address,
+      "",
+      "",
+      "URI: http://localhost:3001/",
+      "Version: 1",
+      "Chain ID: 1",
+      `Nonce: ${nonce}`,
+      `Issued At: ${local}`,
+      `Expiration Time: ${iso(3_600_000)}`,
+      `Not Before: ${iso(-60_000)}`,
+      "Request ID: abc-123",
+      "Resources:",
+      "- https://localhost:3001/keys",
+      "- ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/",
+    ].join("\n");
+    const { status, body } = await postVerify(baseUrl, account, message);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ wallet: account.address });
+  });
+
+  it("refuses over /trpc as over REST", async () => {
+    const account = newAccount();
+    const message = `${buildSiweMessage(account, await fetchNonce(baseUrl))}\nChain ID: 8453`;
+    const signature = await account.signMessage({ message });
+    const { status, body } = await request(baseUrl, "POST", "/trpc/auth.verify", {
+      body: { json: { message, signature } },
+    });
+    expect(status).toBe(401);
+    expect(JSON.stringify(body)).toContain(SIGN_IN_FAILED);
+  });
+});
