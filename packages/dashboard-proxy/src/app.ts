@@ -130,6 +130,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   registerPriceRoutes(app, {
+    plan: env.COINGECKO_PLAN,
     // The budget is paid first: a refused call is never made, so it is not counted as an upstream call.
     client: withBudget(
       metrics.upstream.countCoinGecko(

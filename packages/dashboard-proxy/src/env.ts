@@ -6,6 +6,8 @@ import { z } from "zod";
 export const COINGECKO_PLANS = {
   demo: { baseUrl: "https://api.coingecko.com/api/v3", keyHeader: "x-cg-demo-api-key" },
   pro: { baseUrl: "https://pro-api.coingecko.com/api/v3", keyHeader: "x-cg-pro-api-key" },
+  // Enterprise is served by the Pro host with a Pro key; it differs in what it offers (intervals).
+  enterprise: { baseUrl: "https://pro-api.coingecko.com/api/v3", keyHeader: "x-cg-pro-api-key" },
 } as const;
 
 // `.env` files often hold `KEY=` for "unset": treat empty strings as absent.
@@ -94,7 +96,10 @@ export const envSchema = z
     /** Address to listen on; unset listens on every interface, as Node does. */
     HOST: optionalString,
     COINGECKO_API_KEY: optionalString,
-    COINGECKO_PLAN: optionalString.pipe(z.enum(["demo", "pro"]).default("demo")),
+    /** `demo`, `pro` or `enterprise`: the host, the key header, what the plan offers and how fresh prices stay. */
+    COINGECKO_PLAN: optionalString.pipe(z.enum(["demo", "pro", "enterprise"]).default("demo")),
+    /** `on`: one `/ping` to CoinGecko after listening, a warning naming the setting if it fails; `off` (tests). */
+    COINGECKO_STARTUP_CHECK: optionalString.pipe(z.enum(["on", "off"]).default("on")),
     COINGECKO_BASE_URL: httpUrl,
     /** Upstream calls in any 60 s, across instances with REDIS_URL; default 30 on demo, 500 on paid plans. */
     COINGECKO_CALLS_PER_MINUTE: optionalInt(1, 1_000_000),
@@ -144,9 +149,9 @@ export const envSchema = z
     path: ["PUBLIC_ORIGIN"],
     message: "must be an origin like https://keys.example.com (scheme, host and port only)",
   })
-  .refine((env) => env.COINGECKO_PLAN !== "pro" || env.COINGECKO_API_KEY !== undefined, {
+  .refine((env) => env.COINGECKO_PLAN === "demo" || env.COINGECKO_API_KEY !== undefined, {
     path: ["COINGECKO_API_KEY"],
-    message: "is required when COINGECKO_PLAN=pro",
+    message: "is required when COINGECKO_PLAN is pro or enterprise",
   })
   .transform((env) => {
     const plan = COINGECKO_PLANS[env.COINGECKO_PLAN];

@@ -3,6 +3,7 @@ import { createApp } from "./app.js";
 import { EnvError, loadEnv } from "./env.js";
 import { publicUrl } from "./http/public-url.js";
 import { serveApp } from "./http/serve.js";
+import { runStartupCheck } from "./upstream/startup-check.js";
 
 // Entry point of `pnpm start`: validate settings, listen on HOST:PORT, drain on SIGTERM/SIGINT.
 
@@ -20,7 +21,8 @@ function start(): void {
     throw error;
   }
 
-  const server = serveApp(createApp(env), {
+  const app = createApp(env);
+  const server = serveApp(app, {
     port: env.PORT,
     hostname: env.HOST,
     // No srvx trustProxy: it would believe X-Forwarded-Host too; the app reads TRUSTED_PROXIES itself.
@@ -38,6 +40,9 @@ function start(): void {
         { url, coingeckoPlan: env.COINGECKO_PLAN, chat: env.AGENT_URL !== undefined },
         `dashboard proxy listening on ${url}`,
       );
+      // One cheap CoinGecko call to catch a wrong key or host now rather than at the first chart;
+      // never awaited, so a slow or absent CoinGecko cannot hold up the start.
+      if (env.COINGECKO_STARTUP_CHECK === "on") void runStartupCheck(app);
     },
     (error: unknown) => {
       log.fatal({ error: error instanceof Error ? error.message : String(error) }, "cannot listen");

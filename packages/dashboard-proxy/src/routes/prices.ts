@@ -1,19 +1,16 @@
-import { getQuery, getRouterParams, type H3, HTTPResponse } from "h3";
+import { getQuery, getRouterParams, type H3, type H3Event, HTTPResponse } from "h3";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { SharedCacheStore } from "../cache/shared-store.js";
-import {
-  type CacheOutcome,
-  createUpstreamCache,
-  type Loader,
-  type UpstreamCache,
-} from "../cache/upstream-cache.js";
-import { errorResponse, validationError } from "../http/errors.js";
+import { type CacheOutcome, createUpstreamCache, type Loader } from "../cache/upstream-cache.js";
+import { type ApiError, errorResponse, validationError } from "../http/errors.js";
 import type { CacheMetrics } from "../metrics/cache.js";
 import {
   chartParamsSchema,
   chartQuerySchema,
   marketsQuerySchema,
+  ohlcQuerySchema,
+  rangeQuerySchema,
   simplePriceQuerySchema,
 } from "../schemas/prices.js";
 import {
@@ -21,15 +18,22 @@ import {
   type CoinGeckoRequest,
   chartRequest,
   marketsRequest,
+  ohlcRequest,
+  rangeRequest,
   simplePriceRequest,
 } from "../upstream/coingecko.js";
-import { failureToApiError } from "../upstream/failure.js";
+import { failureToApiError, type UpstreamFailure } from "../upstream/failure.js";
+import { chartGranularity, chartTtl, FRESHNESS, pricesTtl, rangeTtl } from "../upstream/freshness.js";
+import { intervalRefusal, type Plan } from "../upstream/plans.js";
+import { registerStartupCheck } from "../upstream/startup-check.js";
 import { DASHBOARD_ROUTES, type DashboardRouteName } from "./table.js";
 
-/** Cache timing; CoinGecko refreshes prices about every 60 s and charts about every 30 s. */
+/** Cache timing. Freshness follows CoinGecko's own updates by plan and granularity (upstream/freshness.ts). */
 export interface PriceCacheOptions {
-  pricesTtlMs: number;
-  chartTtlMs: number;
+  /** Tests: one freshness for prices and markets instead of the plan's (60 s Demo, 20 s paid). */
+  pricesTtlMs?: number;
+  /** Tests: one freshness for every chart, range and OHLC answer instead of the granularity's. */
+  chartTtlMs?: number;
   staleWhileRevalidateMs: number;
   maxEntries: number;
   /** The caches' clock in ms (default `Date.now`); tests move one by hand instead of waiting. */
@@ -41,86 +45,150 @@ export interface PriceCacheOptions {
 /** What the price routes need. */
 export interface PriceRouteOptions {
   client: CoinGeckoClient;
+  /** The CoinGecko plan: which intervals are offered, how fresh prices stay, what a plan error says. */
+  plan: Plan;
   cache: PriceCacheOptions;
   logger: Logger;
   /** Counts each route's cache answers (hit, stale, miss, error). */
   metrics: CacheMetrics;
+  /** Wall-clock ms, to tell a range that is history from one still moving; default `Date.now`. */
+  wallClock?: () => number;
 }
 
 const SERVICE = "market data provider";
 
+/** A validated call: the upstream request and how long its answer stays fresh. */
+interface Planned<T> {
+  request: CoinGeckoRequest<T>;
+  ttlMs: number;
+}
+
 /**
- * Registers `/api/prices/simple`, `/api/prices/markets` and `/api/prices/chart/:id`, each behind
- * its own cache keyed by the normalised upstream request.
+ * Registers `/api/prices/simple`, `/markets`, `/chart/:id`, `/range/:id` and `/ohlc/:id`, each behind
+ * its own cache keyed by the normalised upstream request, and the start-up check of the key and host.
  */
 export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
-  const { client, cache, logger, metrics } = options;
+  const { client, cache, logger, metrics, plan } = options;
+  const wallClock = options.wallClock ?? Date.now;
   const swrSeconds = Math.floor(cache.staleWhileRevalidateMs / 1_000);
+  const pricesMs = cache.pricesTtlMs ?? pricesTtl(plan);
+  const chartMs = (ttlMs: number) => cache.chartTtlMs ?? ttlMs;
 
-  const createCache = (route: DashboardRouteName, ttlMs: number) =>
+  const createCache = (route: DashboardRouteName) =>
     metrics.countCache(
       DASHBOARD_ROUTES[route].path,
       createUpstreamCache({
-        ttlMs,
+        ttlMs: pricesMs,
         staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
         maxEntries: cache.maxEntries,
         now: cache.now,
         shared: cache.shared,
       }),
     );
-  const simple = createCache("prices.simple", cache.pricesTtlMs);
-  const markets = createCache("prices.markets", cache.pricesTtlMs);
-  const chart = createCache("prices.chart", cache.chartTtlMs);
 
+  const logFailure = (path: string, failure: UpstreamFailure) => {
+    if (failure.kind === "misconfigured") {
+      // An operator must act: the line names the setting to fix (never the key itself).
+      logger.error(
+        { upstream: "coingecko", path, setting: failure.setting, detail: failure.detail },
+        failure.hint,
+      );
+    } else {
+      logger.warn({ upstream: "coingecko", path, failure }, "upstream failed");
+    }
+  };
   const load =
     <T>(request: CoinGeckoRequest<T>): Loader =>
     async (signal) => {
       const result = await client.send(request, signal);
       if (result.ok) return { ok: true, value: JSON.stringify(result.value) };
-      logger.warn({ upstream: "coingecko", path: request.path, failure: result.failure }, "upstream failed");
+      logFailure(request.path, result.failure);
       return result;
     };
-  const answer = async <T>(target: UpstreamCache, request: CoinGeckoRequest<T>) =>
-    cachedResponse(await target.get(request.key, load(request)), swrSeconds);
 
-  app.get(DASHBOARD_ROUTES["prices.simple"].path, async (event) => {
+  /** Registers one cached route: `plan` validates the event into a call, or answers the refusal. */
+  const route = (name: DashboardRouteName, planCall: (event: H3Event) => Planned<unknown> | ApiError) => {
+    const target = createCache(name);
+    app.get(DASHBOARD_ROUTES[name].path, async (event) => {
+      const call = planCall(event);
+      if ("code" in call) return errorResponse(call);
+      const outcome = await target.get(call.request.key, load(call.request), { ttlMs: call.ttlMs });
+      return cachedResponse(outcome, swrSeconds, plan);
+    });
+  };
+
+  route("prices.simple", (event) => {
     const query = simplePriceQuerySchema.safeParse(getQuery(event));
     if (!query.success) return invalid(query.error);
-    return answer(simple, simplePriceRequest(query.data));
+    return { request: simplePriceRequest(query.data), ttlMs: pricesMs };
   });
 
-  app.get(DASHBOARD_ROUTES["prices.markets"].path, async (event) => {
+  route("prices.markets", (event) => {
     const query = marketsQuerySchema.safeParse(getQuery(event));
     if (!query.success) return invalid(query.error);
-    return answer(markets, marketsRequest(query.data));
+    return { request: marketsRequest(query.data), ttlMs: pricesMs };
   });
 
-  app.get(DASHBOARD_ROUTES["prices.chart"].path, async (event) => {
-    // The param is validated exactly as it came on the wire: any escape (`%2F`, `%2e`) fails the
-    // pattern, so nothing is ever decoded into a `/` or a dot segment.
-    const params = chartParamsSchema.safeParse(getRouterParams(event));
-    if (!params.success) return invalid(params.error);
-    const query = chartQuerySchema.safeParse(getQuery(event));
-    if (!query.success) return invalid(query.error);
-    return answer(chart, chartRequest({ ...params.data, ...query.data }));
+  route("prices.chart", (event) => {
+    const input = coinInput(event, chartQuerySchema);
+    if ("code" in input) return input;
+    const refused = intervalRefusal("chart", input.interval, plan);
+    if (refused) return refused;
+    const ttlMs = chartMs(chartTtl(chartGranularity(input.days, input.interval)));
+    return { request: chartRequest(input), ttlMs };
+  });
+
+  route("prices.range", (event) => {
+    const input = coinInput(event, rangeQuerySchema);
+    if ("code" in input) return input;
+    const refused = intervalRefusal("chart", input.interval, plan);
+    if (refused) return refused;
+    const ttlMs = chartMs(rangeTtl(input.from, input.to, input.interval, wallClock()));
+    return { request: rangeRequest(input), ttlMs };
+  });
+
+  route("prices.ohlc", (event) => {
+    const input = coinInput(event, ohlcQuerySchema);
+    if ("code" in input) return input;
+    const refused = intervalRefusal("ohlc", input.interval, plan);
+    if (refused) return refused;
+    return { request: ohlcRequest(input), ttlMs: chartMs(FRESHNESS.ohlc) };
   });
 
   // `/api/prices/chart/a/b` and the like: a coin id is one segment, so this is a bad id, not a miss.
-  app.get("/api/prices/chart/**", () =>
-    errorResponse({
-      code: "BAD_REQUEST",
-      message: "Invalid request",
-      issues: [{ path: ["id"], message: "must be a single CoinGecko coin id" }],
-    }),
-  );
+  for (const prefix of ["chart", "range", "ohlc"]) {
+    app.get(`/api/prices/${prefix}/**`, () =>
+      errorResponse({
+        code: "BAD_REQUEST",
+        message: "Invalid request",
+        issues: [{ path: ["id"], message: "must be a single CoinGecko coin id" }],
+      }),
+    );
+  }
+
+  registerStartupCheck(app, { client, logger });
 }
 
-function invalid(error: z.ZodError): Response {
-  return errorResponse(validationError(error, "Invalid request"));
+/** The `:id` param and the query of a coin route, or the 400 that refuses them. */
+function coinInput<S extends z.ZodType<object>>(
+  event: H3Event,
+  schema: S,
+): (z.output<S> & { id: string }) | ApiError {
+  // The param is validated exactly as it came on the wire: any escape (`%2F`, `%2e`) fails the
+  // pattern, so nothing is ever decoded into a `/` or a dot segment.
+  const params = chartParamsSchema.safeParse(getRouterParams(event));
+  if (!params.success) return validationError(params.error, "Invalid request");
+  const query = schema.safeParse(getQuery(event));
+  if (!query.success) return validationError(query.error, "Invalid request");
+  return { ...query.data, id: params.data.id };
 }
 
-function cachedResponse(outcome: CacheOutcome, swrSeconds: number): Response | HTTPResponse {
-  if (!outcome.ok) return errorResponse(failureToApiError(outcome.failure, SERVICE));
+function invalid(error: z.ZodError): ApiError {
+  return validationError(error, "Invalid request");
+}
+
+function cachedResponse(outcome: CacheOutcome, swrSeconds: number, plan: Plan): Response | HTTPResponse {
+  if (!outcome.ok) return errorResponse(failureToApiError(outcome.failure, SERVICE, plan));
   // h3's own response: srvx writes the string body with one res.end() instead of streaming a web
   // Response body (a quarter of a cached request's CPU went there).
   return new HTTPResponse(outcome.body, {

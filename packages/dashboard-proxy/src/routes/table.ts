@@ -4,6 +4,10 @@ import type {
   ChartResponse,
   MarketsQuery,
   MarketsResponse,
+  OhlcQuery,
+  OhlcResponse,
+  RangeQuery,
+  RangeResponse,
   SimplePriceQuery,
   SimplePriceResponse,
 } from "../schemas/prices.js";
@@ -13,6 +17,8 @@ export const DASHBOARD_ROUTES = {
   "prices.simple": { method: "GET", path: "/api/prices/simple" },
   "prices.markets": { method: "GET", path: "/api/prices/markets" },
   "prices.chart": { method: "GET", path: "/api/prices/chart/:id" },
+  "prices.range": { method: "GET", path: "/api/prices/range/:id" },
+  "prices.ohlc": { method: "GET", path: "/api/prices/ohlc/:id" },
   chat: { method: "POST", path: "/api/chat" },
 } as const;
 
@@ -44,6 +50,20 @@ export interface DashboardRoutes {
     params: { id: string };
     query: ChartQuery;
     response: ChartResponse;
+  };
+  "prices.range": {
+    method: "GET";
+    path: "/api/prices/range/:id";
+    params: { id: string };
+    query: RangeQuery;
+    response: RangeResponse;
+  };
+  "prices.ohlc": {
+    method: "GET";
+    path: "/api/prices/ohlc/:id";
+    params: { id: string };
+    query: OhlcQuery;
+    response: OhlcResponse;
   };
   chat: {
     method: "POST";

@@ -1,0 +1,61 @@
+import type { H3 } from "h3";
+import type { Logger } from "pino";
+import { type CoinGeckoClient, pingRequest } from "./coingecko.js";
+import type { UpstreamFailure } from "./failure.js";
+
+/** How long the start-up check waits for CoinGecko's `/ping` (DECISIONS.md, issue 11). */
+export const STARTUP_CHECK_TIMEOUT_MS = 3_000;
+
+/** The check's outcome: CoinGecko took the key on this host, or why not. */
+export type StartupCheckResult = { ok: true } | { ok: false; failure: UpstreamFailure; setting: string };
+
+interface StartupCheck {
+  client: CoinGeckoClient;
+  logger: Logger;
+}
+
+// The check belongs to the app that registered the price routes: it must use their client, so the
+// call is paid from the same upstream budget.
+const checks = new WeakMap<H3, StartupCheck>();
+
+/** Called by the price routes with the client they use (budget included). */
+export function registerStartupCheck(app: H3, check: StartupCheck): void {
+  checks.set(app, check);
+}
+
+/**
+ * Calls CoinGecko's `/ping` once (3 s at most) through the app's own CoinGecko client and logs the
+ * outcome: info when the key and host work, a warning naming the setting to fix when not. Never
+ * throws; `main.ts` starts it after listening and does not wait for it (`COINGECKO_STARTUP_CHECK=off`
+ * skips it). Resolves undefined for an app without price routes.
+ * @example void runStartupCheck(app)
+ */
+export async function runStartupCheck(
+  app: H3,
+  timeoutMs = STARTUP_CHECK_TIMEOUT_MS,
+): Promise<StartupCheckResult | undefined> {
+  const check = checks.get(app);
+  if (check === undefined) return undefined;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const result = await check.client.send(pingRequest(), timeout);
+  if (result.ok) {
+    check.logger.info({ upstream: "coingecko" }, "CoinGecko start-up check passed: the key and host work");
+    return { ok: true };
+  }
+  const failure: UpstreamFailure = timeout.aborted ? { kind: "timeout", detail: "timeout" } : result.failure;
+  const setting = settingFor(failure);
+  check.logger.warn(
+    { upstream: "coingecko", setting, failure: { kind: failure.kind, detail: failure.detail } },
+    failure.kind === "misconfigured"
+      ? `CoinGecko start-up check failed: ${failure.hint}`
+      : `CoinGecko start-up check failed (${failure.kind}): check ${setting}; market data may fail`,
+  );
+  return { ok: false, failure, setting };
+}
+
+function settingFor(failure: UpstreamFailure): string {
+  if (failure.kind === "misconfigured") return failure.setting;
+  if (failure.kind === "budget_spent") return "COINGECKO_CALLS_PER_MINUTE";
+  // Unreachable, slow or not CoinGecko: the host is the likely culprit.
+  return "COINGECKO_BASE_URL";
+}
