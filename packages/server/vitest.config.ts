@@ -15,6 +15,7 @@ export const slowTests = [
   "test/start.test.ts",
   "test/database-outage.test.ts",
   "test/concurrency.test.ts",
+  "test/slow-clients.test.ts",
 ];
 
 /** Settings both tiers share. */

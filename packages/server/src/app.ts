@@ -29,7 +29,32 @@ export interface CreateAppOptions {
   fastRoutes?: ReadonlyMap<string, FastRoute>;
   /** How long `close()` waits for in-flight requests before dropping connections. */
   shutdownTimeoutMs?: number;
+  /** Overrides of `HTTP_TIMEOUTS` (tests use short ones). */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
+
+/** node:http's timeouts, in milliseconds, as its `createServer` options name them. */
+export interface HttpTimeouts {
+  /** The whole header block must arrive within this (else 408 and the connection closes). */
+  headersTimeout: number;
+  /** The whole request, body included, must arrive within this; a long response is not cut. */
+  requestTimeout: number;
+  /** An idle keep-alive connection closes after this. */
+  keepAliveTimeout: number;
+  /** How often node checks the two above (30 s by default, which would let them run 30 s late). */
+  connectionsCheckingInterval: number;
+}
+
+/**
+ * The server's timeouts (DECISIONS, issue 10): a client sending one byte a second cannot hold a
+ * connection for Node's defaults (60 s of headers, 300 s of request).
+ */
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+};
 
 /** A built, not yet listening server. */
 export interface App {
@@ -83,7 +108,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
   });
-  const server = createServer({ keepAliveTimeout: 5_000 });
+  const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
   // Usage is flushed (awaited) before anything it writes through is closed.
