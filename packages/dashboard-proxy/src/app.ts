@@ -31,7 +31,7 @@ import { createKeyportClient } from "./upstream/keyport.js";
 export interface CreateAppOptions {
   /** Where log lines go (one JSON line each); default stdout. Tests capture lines here. */
   logDestination?: DestinationStream;
-  /** Cache timing; defaults: prices 60 s, charts 30 s, stale-while-revalidate 60 s, 1000 entries. */
+  /** Cache timing; defaults: freshness by plan and granularity, stale-while-revalidate 60 s, 1000 entries. */
   cache?: Partial<PriceCacheOptions>;
   /** Rate-limit window length; default one minute (`RATE_LIMIT_PER_MINUTE` per window). */
   rateLimitWindowMs?: number;
@@ -41,9 +41,8 @@ export interface CreateAppOptions {
   budgetNow?: () => number;
 }
 
+// Freshness is not set here: it follows the plan and each chart's granularity (upstream/freshness.ts).
 const DEFAULT_CACHE: PriceCacheOptions = {
-  pricesTtlMs: 60_000,
-  chartTtlMs: 30_000,
   staleWhileRevalidateMs: 60_000,
   maxEntries: 1_000,
 };

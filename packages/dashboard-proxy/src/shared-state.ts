@@ -26,9 +26,11 @@ export interface SharedStateOptions {
   registry: Registry;
   /** A Redis client the caller owns (tests); default: one opened for `REDIS_URL`. */
   redis?: Redis;
-  /** Wall-clock ms for the budget and the caches; default `Date.now` (Redis's own time for the budget). */
+  /** Wall-clock ms for the budget and the per-IP limit; default `Date.now` (Redis's own time for the budget). */
   now?: () => number;
   rateLimitWindowMs: number;
+  /** The caches' clock (ms since the epoch), read by every instance; default `Date.now`. */
+  cacheNow?: () => number;
 }
 
 // Copies stay in Redis an hour past their freshness, to be served stale while the upstream fails
@@ -65,12 +67,13 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
       rateLimiter: createRedisRateLimiter(redis, {
         limit: env.RATE_LIMIT_PER_MINUTE,
         windowMs: options.rateLimitWindowMs,
+        now: options.now,
         prefix,
         fallback: localLimiter,
       }),
       cacheStore: createRedisCacheStore(redis, {
         prefix,
-        now: options.now ?? Date.now,
+        now: options.cacheNow ?? Date.now,
         lockMs: env.UPSTREAM_TIMEOUT_MS + LOCK_MARGIN_MS,
         keepMs: KEEP_STALE_MS,
       }),

@@ -299,9 +299,11 @@ describe("query validation", () => {
     ["/api/prices/chart/%2e%2e%2Fx?vs_currency=usd&days=1"],
     ["/api/prices/chart/Bitcoin?vs_currency=usd&days=1"],
     ["/api/prices/chart/a/b?vs_currency=usd&days=1"],
-    ["/api/prices/chart/bitcoin?vs_currency=usd&days=2"],
+    ["/api/prices/chart/bitcoin?vs_currency=usd&days=0"],
+    ["/api/prices/chart/bitcoin?vs_currency=usd&days=02"],
+    ["/api/prices/chart/bitcoin?vs_currency=usd&days=1.5"],
     ["/api/prices/chart/bitcoin?vs_currency=usd"],
-    ["/api/prices/chart/bitcoin?vs_currency=usd&days=1&interval=daily"],
+    ["/api/prices/chart/bitcoin?vs_currency=usd&days=1&interval=weekly"],
     ["/api/prices/chart/bitcoin?vs_currency=usd&days=1&x_cg_demo_api_key=attacker"],
   ])("refuses %s with 400 and the upstream sees nothing", async (path) => {
     await start();

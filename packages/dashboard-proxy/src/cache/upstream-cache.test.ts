@@ -89,4 +89,51 @@ describe("createUpstreamCache", () => {
     await expect.poll(async () => (await cache.get("k", refresh)).ok && refreshed).toBe(true);
     expect(await cache.get("k", refresh)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
   });
+
+  it("keeps an answer fresh for the ttlMs a call passes instead of the cache's own", async () => {
+    let clock = 1_000;
+    const cache = createUpstreamCache({
+      ttlMs: 1_000,
+      staleWhileRevalidateMs: 0,
+      maxEntries: 10,
+      now: () => clock,
+    });
+    await cache.get("k", async () => ok("old"), { ttlMs: 300_000 });
+    clock += 200_000;
+    expect(await cache.get("k", async () => ok("new"), { ttlMs: 300_000 })).toMatchObject({
+      body: "old",
+      state: "HIT",
+      maxAgeSeconds: 100,
+    });
+    expect(await cache.get("k", async () => ok("new"))).toMatchObject({ body: "new", state: "MISS" });
+  });
+
+  it("answers a fresh copy from the shared tier as a HIT, and keeps it in this process", async () => {
+    const clock = 5_000;
+    let sharedLoads = 0;
+    const cache = createUpstreamCache({
+      ttlMs: 60_000,
+      staleWhileRevalidateMs: 0,
+      maxEntries: 10,
+      now: () => clock,
+      shared: {
+        async load() {
+          sharedLoads += 1;
+          return {
+            ok: true,
+            entry: { body: "from another instance", fetchedAt: clock - 10_000 },
+            from: "shared",
+          };
+        },
+      },
+    });
+    const unused = async () => ok("unused");
+    expect(await cache.get("k", unused)).toMatchObject({
+      body: "from another instance",
+      state: "HIT",
+      maxAgeSeconds: 50,
+    });
+    expect(await cache.get("k", unused)).toMatchObject({ state: "HIT" });
+    expect(sharedLoads).toBe(1);
+  });
 });

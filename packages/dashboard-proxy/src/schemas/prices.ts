@@ -173,7 +173,7 @@ export const rangeQuerySchema = z
   })
   .refine((query) => rangeBoundMs(query.from) < rangeBoundMs(query.to), {
     path: ["to"],
-    message: "must be after from",
+    message: "must be later than the `from` bound",
   });
 
 /** `GET /api/prices/ohlc/:id` query (CoinGecko `/coins/{id}/ohlc`). */

@@ -10,12 +10,23 @@ export type Behaviour =
   | { kind: "reset" }
   | { kind: "hang" }
   /** The default answer, held until `until` resolves. */
-  | { kind: "gated"; until: Promise<void> };
+  | { kind: "gated"; until: Promise<void> }
+  /** The default answer, sent `delayMs` after the request arrived. */
+  | { kind: "slow"; delayMs: number }
+  /** The default answer with `null` where CoinGecko sends them (series points, candles, prices). */
+  | { kind: "nulls" }
+  /**
+   * CoinGecko's own error body: `{ "status": { "error_code", "error_message" } }`, or wrapped in
+   * `{ "error": ... }` when `nested` (as its 10012 answers are).
+   */
+  | { kind: "coingeckoError"; status: number; errorCode: number; message?: string; nested?: boolean };
 
 /** One request the stand-in received. */
 export interface SeenRequest {
   path: string;
   query: URLSearchParams;
+  /** The query string byte for byte as it arrived, without the `?`. */
+  rawQuery: string;
   headers: IncomingMessage["headers"];
 }
 
@@ -24,6 +35,8 @@ export interface CoinGeckoStandIn {
   /** Base URL to use as COINGECKO_BASE_URL (ends in /api/v3). */
   baseUrl: string;
   requests: SeenRequest[];
+  /** Requests received so far, or those whose path matches `path` (exact string or pattern). */
+  count(path?: string | RegExp): number;
   /** Sets how the next requests are answered. */
   behave(behaviour: Behaviour): void;
   /** A value the default answers carry, so tests can tell one upstream answer from the next. */
@@ -33,10 +46,15 @@ export interface CoinGeckoStandIn {
 
 const PREFIX = "/api/v3";
 
+const DEMO_HEADER = "x-cg-demo-api-key";
+const PRO_HEADER = "x-cg-pro-api-key";
+
 /**
- * Starts the stand-in. Requests without `keyHeader: key` get a 401 like CoinGecko's; by default
- * `/simple/price`, `/coins/markets` and `/coins/{id}/market_chart` answer CoinGecko-shaped JSON,
- * plus the upstream-only header `x-upstream-secret` that must never pass through.
+ * Starts the stand-in. Requests without `keyHeader: key` get a 401 like CoinGecko's: error 10010 for
+ * a Pro key on the Demo host, 10011 for a Demo key on the Pro host, 10002 otherwise. By default
+ * `/ping`, `/simple/price`, `/coins/markets`, `/coins/{id}/market_chart`, `.../market_chart/range` and
+ * `/coins/{id}/ohlc` answer CoinGecko-shaped JSON, plus the upstream-only header `x-upstream-secret`
+ * that must never pass through.
  */
 export async function startCoinGecko(keyHeader: string, key: string): Promise<CoinGeckoStandIn> {
   const requests: SeenRequest[] = [];
@@ -45,8 +63,14 @@ export async function startCoinGecko(keyHeader: string, key: string): Promise<Co
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
-    requests.push({ path: url.pathname.slice(PREFIX.length), query: url.searchParams, headers: req.headers });
-    if (req.headers[keyHeader] !== key) return sendJson(res, 401, { error: "missing or wrong key" });
+    const rawQuery = (req.url ?? "").split("?")[1] ?? "";
+    requests.push({
+      path: url.pathname.slice(PREFIX.length),
+      query: url.searchParams,
+      rawQuery,
+      headers: req.headers,
+    });
+    if (req.headers[keyHeader] !== key) return sendJson(res, 401, keyRefusal(keyHeader, req.headers));
     switch (behaviour.kind) {
       case "json":
         return sendJson(res, 200, behaviour.body);
@@ -64,6 +88,21 @@ export async function startCoinGecko(keyHeader: string, key: string): Promise<Co
         const body = defaultBody(url, version);
         return void behaviour.until.then(() => sendJson(res, 200, body));
       }
+      case "slow": {
+        const body = defaultBody(url, version);
+        const timer = setTimeout(() => sendJson(res, 200, body), behaviour.delayMs);
+        res.on("close", () => clearTimeout(timer));
+        return;
+      }
+      case "nulls":
+        return sendJson(res, 200, nullBody(url, version));
+      case "coingeckoError": {
+        const status = {
+          error_code: behaviour.errorCode,
+          error_message: behaviour.message ?? `CoinGecko error ${behaviour.errorCode}`,
+        };
+        return sendJson(res, behaviour.status, behaviour.nested ? { error: { status } } : { status });
+      }
       case "default":
         return sendJson(res, 200, defaultBody(url, version));
     }
@@ -74,6 +113,11 @@ export async function startCoinGecko(keyHeader: string, key: string): Promise<Co
   return {
     baseUrl: `http://127.0.0.1:${port}${PREFIX}`,
     requests,
+    count: (path) =>
+      path === undefined
+        ? requests.length
+        : requests.filter((seen) => (typeof path === "string" ? seen.path === path : path.test(seen.path)))
+            .length,
     behave(next) {
       behaviour = next;
     },
@@ -93,8 +137,52 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** CoinGecko's 401 for a request without the key this host expects. */
+function keyRefusal(keyHeader: string, headers: IncomingMessage["headers"]): unknown {
+  const error = (error_code: number, error_message: string) => ({ status: { error_code, error_message } });
+  if (keyHeader === DEMO_HEADER && headers[PRO_HEADER] !== undefined) {
+    return error(10010, "If you are using Pro API key, please change your root URL to pro-api.coingecko.com");
+  }
+  if (keyHeader === PRO_HEADER && headers[DEMO_HEADER] !== undefined) {
+    return error(10011, "If you are using Demo API key, please change your root URL to api.coingecko.com");
+  }
+  return error(10002, "You have provided incorrect API key credentials");
+}
+
+const T0 = 1_700_000_000_000;
+
+/** The default answers, with CoinGecko's `null`s in them. */
+function nullBody(url: URL, version: number): unknown {
+  const path = url.pathname.slice(PREFIX.length);
+  if (/^\/coins\/[^/]+\/(market_chart|market_chart\/range)$/.test(path)) {
+    return {
+      prices: [
+        [T0, version * 100],
+        [T0 + 300_000, null],
+      ],
+      market_caps: [[T0, null]],
+      total_volumes: [[T0, 3e10]],
+    };
+  }
+  if (/^\/coins\/[^/]+\/ohlc$/.test(path)) {
+    return [
+      [T0, 1, 2, 0.5, 1.5],
+      [T0 + 1_800_000, null, null, null, null],
+    ];
+  }
+  if (path === "/simple/price") {
+    const ids = (url.searchParams.get("ids") ?? "").split(",");
+    return Object.fromEntries(ids.map((id) => [id, { usd: null }]));
+  }
+  return defaultBody(url, version);
+}
+
 function defaultBody(url: URL, version: number): unknown {
   const path = url.pathname.slice(PREFIX.length);
+  if (path === "/ping") return { gecko_says: "(V3) To the Moon!" };
+  if (/^\/coins\/[^/]+\/ohlc$/.test(path)) {
+    return [[T0, version * 100, version * 110, version * 90, version * 105]];
+  }
   if (path === "/simple/price") {
     const ids = (url.searchParams.get("ids") ?? "").split(",");
     const currencies = (url.searchParams.get("vs_currencies") ?? "").split(",");
@@ -119,7 +207,7 @@ function defaultBody(url: URL, version: number): unknown {
       },
     ];
   }
-  const chart = /^\/coins\/([^/]+)\/market_chart$/.exec(path);
+  const chart = /^\/coins\/([^/]+)\/market_chart(\/range)?$/.exec(path);
   if (chart) {
     return {
       prices: [[1_700_000_000_000, version * 100]],
