@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseNonceRateLimit } from "./auth/nonce-limit.js";
 import { isTrustedProxyEntry } from "./http/client-ip.js";
 
 const commaList = (fallback: string) =>
@@ -53,6 +54,23 @@ export const envSchema = z.object({
       .min(1, "needs at least one chain id"),
   ),
   SESSION_TTL_SECONDS: positiveInt(86_400),
+  /**
+   * Sign-in nonces one client address (an IPv6 /64) may take: `<count>/<seconds>`, or `off`. Shared
+   * across instances through Redis when REDIS_URL is set. Past it, `/auth/nonce` answers 429.
+   */
+  NONCE_RATE_LIMIT: z
+    .string()
+    .trim()
+    .default("10/60")
+    .transform((value, ctx) => {
+      const rule = parseNonceRateLimit(value);
+      if (rule !== undefined) return rule;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be <count>/<seconds> (e.g. 10/60, at most 86400 s) or off",
+      });
+      return z.NEVER;
+    }),
   /**
    * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
    * The default trusts a proxy on the same host, such as the dashboard proxy.

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { createNonceLimiter } from "./auth/nonce-limit.js";
 import { createSignInLog } from "./auth/sign-in-log.js";
 import type { SiweSettings } from "./auth/siwe.js";
 import { createNonceStore, createSessionStore, createSiweChecker } from "./auth/stores.js";
@@ -7,6 +8,7 @@ import type { Database } from "./db/database.js";
 import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createKeyStore } from "./keys/key-store.js";
+import { createMemoryRateLimiter } from "./ratelimit/memory.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/key-changes.js";
 import type { VerificationServices } from "./verify/services.js";
@@ -29,7 +31,15 @@ export function createProcedureServices(
       maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,
     }),
     sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
-    nonces: createNonceStore(db),
+    // Nonces draw on the shared Redis counters when there are some; in-process, on a limiter of their
+    // own, so a flood of client addresses can never push verification's key windows out of its map.
+    nonces: createNonceStore(
+      db,
+      createNonceLimiter(
+        env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter,
+        env.NONCE_RATE_LIMIT,
+      ),
+    ),
     siwe: createSiweChecker(siwe),
     signInLog: createSignInLog(logger),
     usage: createUsageReader(db, rawQuery),

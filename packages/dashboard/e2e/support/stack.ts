@@ -37,6 +37,8 @@ export async function startStack(dashboardDir: string): Promise<Stack> {
       DATABASE_URL: "memory:",
       LOG_LEVEL: "silent",
       SIWE_DOMAINS: `localhost:${proxyPort}`,
+      // The browser tests sign in from 127.0.0.1 many times a minute; the server tests the limit itself.
+      NONCE_RATE_LIMIT: "off",
     }),
   );
   const serverPort = await server.listen(0, "127.0.0.1");

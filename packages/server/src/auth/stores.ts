@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.js";
 import { consumeNonce, issueNonce } from "./nonce.js";
+import type { NonceLimiter } from "./nonce-limit.js";
 import { createSession, findSession, type LiveSession, revokeSession } from "./session.js";
 import { checkSiweMessage, type SiweCheck, type SiweSettings } from "./siwe.js";
 
@@ -18,7 +19,13 @@ export interface SessionStore {
 
 /** Single-use sign-in nonces. */
 export interface NonceStore {
-  issue(): Promise<{ nonce: string; expiresAt: Date }>;
+  /**
+   * A new nonce, unless the client's address (`clientIp`, undefined when unknown) has taken
+   * NONCE_RATE_LIMIT already: then nothing is stored and `resetAt` says when it may ask again.
+   */
+  issue(
+    clientIp: string | undefined,
+  ): Promise<{ ok: true; nonce: string; expiresAt: Date } | { ok: false; resetAt: Date }>;
   /** Consumes an issued, unexpired, unused nonce atomically; false otherwise. */
   consume(nonce: string): Promise<boolean>;
 }
@@ -37,9 +44,17 @@ export function createSessionStore(db: Db, ttlSeconds: number): SessionStore {
   };
 }
 
-/** The nonce store over the database. */
-export function createNonceStore(db: Db): NonceStore {
-  return { issue: () => issueNonce(db), consume: (nonce) => consumeNonce(db, nonce) };
+/** The nonce store over the database, with `limiter` counting each client's nonces. */
+export function createNonceStore(db: Db, limiter: NonceLimiter): NonceStore {
+  return {
+    async issue(clientIp) {
+      const now = new Date();
+      const allowance = await limiter.take(clientIp, now.getTime());
+      if (!allowance.allowed) return { ok: false, resetAt: allowance.resetAt };
+      return { ok: true, ...(await issueNonce(db, now)) };
+    },
+    consume: (nonce) => consumeNonce(db, nonce),
+  };
 }
 
 /** The SIWE checker for these settings (domains, chain ids, RPC client). */

@@ -18,6 +18,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], s
   409: "Conflict (`CONFLICT`): active-key cap reached, or the key cannot be rolled",
   413: "Body larger than 64 KiB (`PAYLOAD_TOO_LARGE`)",
   415: "Body is not application/json (`UNSUPPORTED_MEDIA_TYPE`)",
+  429: "Too many requests from this client address (`TOO_MANY_REQUESTS`); `Retry-After` says how many seconds to wait",
   500: "Unexpected error (`INTERNAL_SERVER_ERROR`); never carries details",
   503: "The database is unreachable (`SERVICE_UNAVAILABLE`); retry shortly",
 };

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { SiweRefusal } from "../auth/siwe.js";
 import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { RetryAfter, secondsUntil } from "../ratelimit/retry-after.js";
 import { logoutOutput, nonceOutput, sessionOutput, verifyInput, verifyOutput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
@@ -17,7 +18,13 @@ function refuseSignIn(ctx: Pick<Context, "signInLog" | "clientIp">, check: SiweR
 
 /** How each procedure is served as REST (see routers/rest.ts). */
 export const authHttp = {
-  nonce: { method: "POST", path: "/auth/nonce", successStatus: 200, errors: [413, 415], security: "public" },
+  nonce: {
+    method: "POST",
+    path: "/auth/nonce",
+    successStatus: 200,
+    errors: [413, 415, 429],
+    security: "public",
+  },
   verify: {
     method: "POST",
     path: "/auth/verify",
@@ -42,12 +49,22 @@ export const authRouter = router({
       openApiMeta(authHttp.nonce, {
         tags: ["auth"],
         summary: "Issue a sign-in nonce",
-        description: "Returns a single-use nonce for an EIP-4361 message. It expires after 10 minutes.",
+        description:
+          "Returns a single-use nonce for an EIP-4361 message. It expires after 10 minutes. One client address (an IPv6 /64) gets at most NONCE_RATE_LIMIT nonces (default 10 a minute, in fixed windows); past it 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds, and nothing is stored.",
       }),
     )
     .input(noInput)
     .output(nonceOutput)
-    .mutation(({ ctx }) => ctx.nonces.issue()),
+    .mutation(async ({ ctx }) => {
+      const issued = await ctx.nonces.issue(ctx.clientIp());
+      if (issued.ok) return { nonce: issued.nonce, expiresAt: issued.expiresAt };
+      const seconds = secondsUntil(issued.resetAt, Date.now());
+      throw new TRPCError({
+        code: "TOO_MANY_REQUESTS",
+        message: `Too many sign-in nonces from this address: try again in ${seconds} s`,
+        cause: new RetryAfter(seconds),
+      });
+    }),
 
   verify: publicProcedure
     .meta(

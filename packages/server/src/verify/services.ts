@@ -22,6 +22,8 @@ import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 export interface VerificationServices {
   cache: KeyCache;
   verifier: KeyVerifier;
+  /** The rate limiter verification uses: in-process, or Redis (shared by every instance) with REDIS_URL. */
+  rateLimiter: RateLimiter;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
   usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
   /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
@@ -114,5 +116,5 @@ export async function createVerificationServices(
       },
     });
   }
-  return { cache, verifier, usage, shutdownSteps };
+  return { cache, verifier, rateLimiter, usage, shutdownSteps };
 }

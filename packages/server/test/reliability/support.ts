@@ -116,10 +116,13 @@ export async function startCapturedServer(
       done();
     },
   });
-  const app = await createApp(parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "info", ...env }), {
-    database: target.database,
-    logger: createLogger("info", sink),
-  });
+  const app = await createApp(
+    parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "info", NONCE_RATE_LIMIT: "off", ...env }),
+    {
+      database: target.database,
+      logger: createLogger("info", sink),
+    },
+  );
   const port = await app.listen(0, "127.0.0.1");
   return { app, baseUrl: `http://127.0.0.1:${port}`, logLines, close: () => app.close() };
 }

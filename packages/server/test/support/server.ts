@@ -12,15 +12,16 @@ export interface TestServer {
 
 /**
  * Starts the real app on 127.0.0.1:0 over the target's shared database (logs silenced).
- * `env` overrides settings, e.g. `{ MAX_ACTIVE_KEYS_PER_WALLET: "3" }`.
+ * `env` overrides settings, e.g. `{ MAX_ACTIVE_KEYS_PER_WALLET: "3" }`. The nonce rate limit is off
+ * unless `env` sets NONCE_RATE_LIMIT.
  */
 export async function startTestServer(
   target: Pick<DatabaseTarget, "database" | "url">,
   env: Record<string, string> = {},
 ): Promise<TestServer> {
-  const app = await createApp(parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "silent", ...env }), {
-    database: target.database,
-  });
+  // Tests sign in from 127.0.0.1 dozens of times a minute; NONCE_RATE_LIMIT has tests of its own.
+  const defaults = { DATABASE_URL: target.url, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off" };
+  const app = await createApp(parseEnv({ ...defaults, ...env }), { database: target.database });
   const port = await app.listen(0, "127.0.0.1");
   return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
