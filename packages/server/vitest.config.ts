@@ -16,6 +16,8 @@ export const slowTests = [
   "test/database-outage.test.ts",
   "test/concurrency.test.ts",
   "test/slow-clients.test.ts",
+  // ganache and solc-js: an in-process EVM and a compile take seconds to load.
+  "test/contract-wallet.test.ts",
 ];
 
 /** Settings both tiers share. */
