@@ -37,8 +37,8 @@ export interface CreateAppOptions {
   rateLimitWindowMs?: number;
   /** A Redis client the caller owns and closes (tests); default: one opened for `REDIS_URL`. */
   redis?: Redis;
-  /** Wall-clock ms for the upstream budget; default `Date.now` (Redis's time when shared). */
-  budgetNow?: () => number;
+  /** Wall-clock ms for the upstream budget and the per-IP limit; default `Date.now` (Redis's time for a shared budget). */
+  clock?: () => number;
 }
 
 // Freshness is not set here: it follows the plan and each chart's granularity (upstream/freshness.ts).
@@ -78,7 +78,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     logger,
     registry: metrics.registry,
     redis: options.redis,
-    now: options.budgetNow,
+    now: options.clock,
+    cacheNow: options.cache?.now,
     rateLimitWindowMs: options.rateLimitWindowMs ?? 60_000,
   });
 
