@@ -10,6 +10,13 @@ import {
   type MarketsResponse,
   marketsQuerySchema,
   marketsResponseSchema,
+  type OhlcQuery,
+  type OhlcResponse,
+  ohlcQuerySchema,
+  ohlcResponseSchema,
+  type RangeQuery,
+  type RangeResponse,
+  rangeQuerySchema,
   type SimplePriceQuery,
   type SimplePriceResponse,
   simplePriceQuerySchema,
@@ -45,6 +52,10 @@ export interface DashboardClient {
     markets(query: MarketsQuery): Promise<MarketsResponse>;
     /** `GET /api/prices/chart/:id` (CoinGecko `/coins/{id}/market_chart`). */
     chart(id: string, query: ChartQuery): Promise<ChartResponse>;
+    /** `GET /api/prices/range/:id` (CoinGecko `/coins/{id}/market_chart/range`): `from`/`to` as UNIX seconds or ISO dates. */
+    range(id: string, query: RangeQuery): Promise<RangeResponse>;
+    /** `GET /api/prices/ohlc/:id` (CoinGecko `/coins/{id}/ohlc`): `[time, open, high, low, close]` candles. */
+    ohlc(id: string, query: OhlcQuery): Promise<OhlcResponse>;
   };
   chat: {
     /**
@@ -102,6 +113,16 @@ export function createDashboardClient(options: DashboardClientOptions): Dashboar
         checked(chartParamsSchema, { id }, "Invalid coin id");
         checked(chartQuerySchema, query, "Invalid chart query");
         return getJson(`/api/prices/chart/${encodeURIComponent(id)}`, query, chartResponseSchema);
+      },
+      async range(id, query) {
+        checked(chartParamsSchema, { id }, "Invalid coin id");
+        checked(rangeQuerySchema, query, "Invalid range query");
+        return getJson(`/api/prices/range/${encodeURIComponent(id)}`, query, chartResponseSchema);
+      },
+      async ohlc(id, query) {
+        checked(chartParamsSchema, { id }, "Invalid coin id");
+        checked(ohlcQuerySchema, query, "Invalid OHLC query");
+        return getJson(`/api/prices/ohlc/${encodeURIComponent(id)}`, query, ohlcResponseSchema);
       },
     },
     chat: {

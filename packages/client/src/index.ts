@@ -9,6 +9,10 @@ export type {
   Market,
   MarketsQuery,
   MarketsResponse,
+  OhlcQuery,
+  OhlcResponse,
+  RangeQuery,
+  RangeResponse,
   SimplePriceQuery,
   SimplePriceResponse,
 } from "@keyport/dashboard-proxy/schemas";

@@ -54,6 +54,35 @@ describe("createDashboardClient against the real proxy", () => {
     );
   });
 
+  it("reads a date range and OHLC candles, sending their parameters as given", async () => {
+    const range = await dashboard.prices.range("bitcoin", {
+      vs_currency: "usd",
+      from: "2024-01-01",
+      to: "1706745600",
+      precision: "2",
+    });
+    expect(range.prices).toEqual([[1_700_000_000_000, 42]]);
+    expect(coingecko.requests).toContain(
+      "/api/v3/coins/bitcoin/market_chart/range?vs_currency=usd&from=2024-01-01&to=1706745600&precision=2",
+    );
+
+    const candles = await dashboard.prices.ohlc("ethereum", { vs_currency: "eur", days: "14" });
+    expect(candles).toEqual([[1_700_000_000_000, 40, 44, 39, 42]]);
+    expect(coingecko.requests).toContain("/api/v3/coins/ethereum/ohlc?vs_currency=eur&days=14");
+  });
+
+  it("refuses a range whose end is before its start, and OHLC days CoinGecko does not offer, before sending", async () => {
+    const before = coingecko.requests.length;
+    await expect(
+      dashboard.prices.range("bitcoin", { vs_currency: "usd", from: "2024-02-01", to: "2024-01-01" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", issues: [{ path: ["to"] }] });
+    // @ts-expect-error OHLC days are CoinGecko's list
+    await expect(dashboard.prices.ohlc("bitcoin", { vs_currency: "usd", days: "3" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    expect(coingecko.requests.length).toBe(before);
+  });
+
   it("refuses invalid input before any request is sent, as BAD_REQUEST with issues", async () => {
     const before = coingecko.requests.length;
     const error = await dashboard.prices

@@ -7,6 +7,8 @@ import type {
   KeyportError,
   KeyportErrorCode,
   Market,
+  OhlcResponse,
+  RangeResponse,
   RouterInputs,
   RouterOutputs,
   SimplePriceResponse,
@@ -112,15 +114,25 @@ describe("Dashboard client types", () => {
     expectTypeOf<Market["id"]>().toEqualTypeOf<string>();
     expectTypeOf<Market["current_price"]>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf(dashboard.prices.chart).returns.resolves.toEqualTypeOf<ChartResponse>();
-    expectTypeOf<ChartResponse["prices"]>().toEqualTypeOf<[number, number][]>();
+    // CoinGecko sends [timestamp, null] where it has no value.
+    expectTypeOf<ChartResponse["prices"]>().toEqualTypeOf<[number, number | null][]>();
+    expectTypeOf(dashboard.prices.range).returns.resolves.toEqualTypeOf<RangeResponse>();
+    expectTypeOf(dashboard.prices.ohlc).returns.resolves.toEqualTypeOf<OhlcResponse>();
+    expectTypeOf<OhlcResponse[number]>().toEqualTypeOf<
+      [number, number | null, number | null, number | null, number | null]
+    >();
     expectTypeOf(dashboard.chat.stream).returns.toEqualTypeOf<AsyncIterable<string>>();
   });
 
   it("makes wrong calls compile errors", () => {
-    // @ts-expect-error ids is required
-    void dashboard.prices.simple({ vs_currencies: "usd" });
-    // @ts-expect-error days is one of CoinGecko's values
-    void dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "2" });
+    // @ts-expect-error vs_currencies is required
+    void dashboard.prices.simple({ ids: "bitcoin" });
+    // @ts-expect-error days is text, as in a query string
+    void dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: 2 });
+    // @ts-expect-error OHLC days are CoinGecko's list
+    void dashboard.prices.ohlc("bitcoin", { vs_currency: "usd", days: "2" });
+    // @ts-expect-error a range needs from and to
+    void dashboard.prices.range("bitcoin", { vs_currency: "usd", from: "2024-01-01" });
     // @ts-expect-error order is one of CoinGecko's values
     void dashboard.prices.markets({ vs_currency: "usd", order: "price_desc" });
     // @ts-expect-error a chat role is user or assistant

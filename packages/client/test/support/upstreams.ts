@@ -58,7 +58,8 @@ export async function startCoinGecko(): Promise<CoinGeckoStandIn> {
         { id: "bitcoin", symbol: "btc", name: "Bitcoin", current_price: 42, extra_field: true },
       ]);
     }
-    if (/^\/coins\/[^/]+\/market_chart$/.test(path)) {
+    if (/^\/coins\/[^/]+\/ohlc$/.test(path)) return send(200, [[1_700_000_000_000, 40, 44, 39, 42]]);
+    if (/^\/coins\/[^/]+\/market_chart(\/range)?$/.test(path)) {
       return send(200, {
         prices: [[1_700_000_000_000, 42]],
         market_caps: [[1_700_000_000_000, 1]],
