@@ -15,15 +15,12 @@ export const CLIENT_CLOSED: ApiError = {
  * gave up while the proxy waited on an upstream. Such a failure is the client's doing, not an outage:
  * it is logged at info as an abort and counted as 499, never as "unhandled error" or a 5xx.
  *
- * On node:http the request and response objects are read directly, so a finished request costs no
- * `AbortSignal`; elsewhere (`app.fetch` in tests) the request's signal answers.
+ * The test is that the response can no longer be delivered (its socket is gone before it ended).
+ * Neither the request's `AbortSignal` nor its `errored` will do: srvx sets both when the proxy itself
+ * refuses a body (413 over the body limit), while the client is still there to read the answer.
+ * Outside node:http (`app.fetch` in tests) nothing tells, so nothing counts as an abort.
  */
 export function isClientGone(event: H3Event): boolean {
-  const node = event.runtime?.node;
-  if (node === undefined) return event.req.signal.aborted;
-  const { req, res } = node;
-  // The body stopped short (reset, or closed before Content-Length was met), or it errored.
-  if (req.errored !== null || (req.destroyed && !req.complete)) return true;
-  // The connection closed while the answer was still being prepared (a GET has no body to cut).
+  const res = event.runtime?.node?.res;
   return res?.destroyed === true && !res.writableEnded;
 }
