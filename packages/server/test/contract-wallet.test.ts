@@ -27,7 +27,7 @@ async function startLoggedApp(database: Database, env: Record<string, string>): 
       done();
     },
   });
-  const app: App = await createApp(parseEnv({ DATABASE_URL: "memory:", ...env }), {
+  const app: App = await createApp(parseEnv({ DATABASE_URL: "memory:", NONCE_RATE_LIMIT: "off", ...env }), {
     database,
     logger: createLogger("info", sink),
   });

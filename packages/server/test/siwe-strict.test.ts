@@ -72,7 +72,7 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
         done();
       },
     });
-    app = await createApp(parseEnv({ DATABASE_URL: target.url }), {
+    app = await createApp(parseEnv({ DATABASE_URL: target.url, NONCE_RATE_LIMIT: "off" }), {
       database: target.database,
       logger: createLogger("info", sink),
     });
