@@ -7,6 +7,7 @@ import { Link } from "../../lib/router";
 import { ErrorMessage, Loading } from "../../ui/Status";
 import { chartRangesFor } from "./chart-ranges";
 import { currencyFromSearch } from "./currencies";
+import { knownPoints } from "./line-path";
 import { PriceChart } from "./PriceChart";
 
 /** One coin: its price, 24 h change and market cap, and its price chart over a chosen range. */
@@ -76,7 +77,7 @@ export function CoinView({ id }: { id: string }) {
       ) : chart.isError ? (
         <ErrorMessage error={chart.error} onRetry={() => chart.refetch()} />
       ) : (
-        <PriceChart prices={chart.data.prices} currency={currency} days={range?.days ?? "7"} />
+        <PriceChart prices={knownPoints(chart.data.prices)} currency={currency} days={range?.days ?? "7"} />
       )}
     </section>
   );

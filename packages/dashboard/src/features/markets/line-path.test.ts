@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundsOf, linePath } from "./line-path";
+import { boundsOf, knownPoints, linePath } from "./line-path";
 
 describe("linePath", () => {
   it("scales points into the box with the highest value at the top", () => {
@@ -29,5 +29,20 @@ describe("linePath", () => {
     ).toBe("M0 5 L10 5");
     expect(linePath([], 10, 10)).toBe("");
     expect(boundsOf([[4, 2]])).toEqual({ minX: 4, maxX: 5, minY: 1, maxY: 3 });
+  });
+});
+
+describe("knownPoints", () => {
+  it("skips the [timestamp, null] points CoinGecko sends", () => {
+    expect(
+      knownPoints([
+        [0, 1],
+        [5, null],
+        [10, 2],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [10, 2],
+    ]);
   });
 });

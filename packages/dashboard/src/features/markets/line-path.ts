@@ -1,6 +1,16 @@
 /** A point of a line chart: x is time (ms), y is the value. */
 export type Point = readonly [x: number, y: number];
 
+/**
+ * The points that have a value: CoinGecko sends `[timestamp, null]` for moments it has none, and a
+ * line simply skips them.
+ */
+export function knownPoints(series: readonly (readonly [number, number | null])[]): Point[] {
+  const points: Point[] = [];
+  for (const [x, y] of series) if (y !== null) points.push([x, y]);
+  return points;
+}
+
 /** The data's bounds, so axis labels and the path agree. */
 export interface Bounds {
   minX: number;
