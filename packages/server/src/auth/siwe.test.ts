@@ -1,0 +1,84 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { describe, expect, it } from "vitest";
+import { NONCE_TTL_SECONDS } from "./nonce.js";
+import { checkSiweMessage, type SiweSettings } from "./siwe.js";
+
+const settings: SiweSettings = {
+  domains: ["localhost", "app.example:8443"],
+  chainIds: [1],
+  publicClient: null,
+  logger: { warn: () => {} },
+};
+const account = privateKeyToAccount(generatePrivateKey());
+const NOW = new Date("2026-11-23T20:00:00.000Z");
+
+type MessageFields = Partial<Parameters<typeof createSiweMessage>[0]>;
+
+async function check(fields: MessageFields = {}, edit: (message: string) => string = (message) => message) {
+  const message = edit(
+    createSiweMessage({
+      address: account.address,
+      domain: "localhost",
+      uri: "http://localhost/login",
+      version: "1",
+      chainId: 1,
+      nonce: "abcdefgh12345678",
+      issuedAt: NOW,
+      ...fields,
+    }),
+  );
+  return checkSiweMessage(settings, message, await account.signMessage({ message }), NOW);
+}
+
+describe("checkSiweMessage", () => {
+  it("accepts a correct message and returns the checksummed signer, nonce and expiration", async () => {
+    const expirationTime = new Date(NOW.getTime() + 60_000);
+    expect(await check({ expirationTime })).toEqual({
+      ok: true,
+      address: account.address,
+      nonce: "abcdefgh12345678",
+      expirationTime,
+    });
+  });
+
+  it("accepts an explicit https:// or http:// scheme and a URI on another configured domain", async () => {
+    expect((await check({ scheme: "https" })).ok).toBe(true);
+    expect((await check({ scheme: "http", uri: "https://app.example:8443/" })).ok).toBe(true);
+  });
+
+  it("accepts an issued-at as old as a nonce lives plus the clock allowance, and refuses older", async () => {
+    const limit = NOW.getTime() - NONCE_TTL_SECONDS * 1000 - 60_000;
+    expect((await check({ issuedAt: new Date(limit) })).ok).toBe(true);
+    expect(await check({ issuedAt: new Date(limit - 1) })).toEqual({ ok: false, check: "stale" });
+  });
+
+  it.each([
+    ["checksum", {}, (message: string) => message.replace(account.address, account.address.toLowerCase())],
+    ["uri", { uri: "http://user@localhost/" }, undefined],
+    ["uri", { uri: "http://localhost:3000/" }, undefined],
+    ["uri", { uri: "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66" }, undefined],
+    ["domain", { domain: "app.example" }, undefined],
+    ["domain", { scheme: "ws" }, undefined],
+    ["version", {}, (message: string) => message.replace("Version: 1", "Version: 2")],
+    ["malformed", {}, (message: string) => `${message}\nIssued At: ${NOW.toISOString()}`],
+  ] satisfies [string, MessageFields, ((message: string) => string) | undefined][])(
+    "refuses with the check %s",
+    async (expected, fields, edit) => {
+      expect(await check(fields, edit)).toEqual({ ok: false, check: expected });
+    },
+  );
+
+  it("refuses a signature that is not hex before reading the message", async () => {
+    const message = createSiweMessage({
+      address: account.address,
+      domain: "localhost",
+      uri: "http://localhost/login",
+      version: "1",
+      chainId: 1,
+      nonce: "abcdefgh12345678",
+      issuedAt: NOW,
+    });
+    expect(await checkSiweMessage(settings, message, "0xzz", NOW)).toEqual({ ok: false, check: "signature" });
+  });
+});
