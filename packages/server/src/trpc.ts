@@ -5,6 +5,7 @@ import { ZodError } from "zod";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
+import { NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
 
 /** What a 400 says when the input could not be decoded (bad JSON or superjson). */
@@ -36,15 +37,23 @@ const t = initTRPC
     // The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
     // other than a dependency's fixed text says only "Internal server error" (tRPC would send the
     // thrown error's own message, which may quote SQL).
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, type }) {
       const issues =
         error.code === "BAD_REQUEST" && error.cause instanceof ZodError
           ? issuesFromZod(error.cause)
           : undefined;
+      // tRPC's own refusals (unknown procedure, content type, method) quote the request: fixed texts.
+      const own = trpcOwnMessage(error, type);
       return {
         ...shape,
-        message: fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message),
-        data: { ...shape.data, stack: undefined, issues },
+        message: own ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
+        data: {
+          ...shape.data,
+          stack: undefined,
+          issues,
+          // The path of a procedure that does not exist is whatever the caller typed.
+          path: own === NO_SUCH_PROCEDURE ? undefined : shape.data.path,
+        },
       };
     },
   });

@@ -7,6 +7,29 @@ export const MAX_BODY_BYTES = 64 * 1024;
 // Past this we stop draining an oversized body and drop the connection instead.
 const MAX_DRAIN_BYTES = 1024 * 1024;
 
+/** The message of every 413. */
+export const BODY_TOO_LARGE = `The body must be at most ${MAX_BODY_BYTES} bytes`;
+
+/**
+ * The client went away (reset or closed the connection) before its request body ended: nobody is
+ * left to answer, and nothing on our side failed. Logged as an abort at info, never as an error.
+ */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super("The client closed the connection before its request body ended");
+    this.name = "RequestAbortedError";
+  }
+}
+
+/**
+ * True when the request declares a `Content-Length` over `MAX_BODY_BYTES`: it can be refused with
+ * 413 before a byte of the body is read. (Node has already refused a malformed or repeated length.)
+ */
+export function declaresTooLargeBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return length !== undefined && Number(length) > MAX_BODY_BYTES;
+}
+
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
@@ -20,7 +43,8 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /**
  * Reads and parses a JSON body: 415 for a body that is not `application/json`, 413 above
- * `MAX_BODY_BYTES`, 400 (`PARSE_ERROR`) for malformed JSON. An absent body reads as `undefined`.
+ * `MAX_BODY_BYTES` (at once when `Content-Length` says so), 400 (`PARSE_ERROR`) for malformed JSON,
+ * `RequestAbortedError` when the client leaves mid-body. An absent body reads as `undefined`.
  * Event-based rather than `for await`, because verify reads a tiny body on every request.
  */
 export function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -31,7 +55,9 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       new TRPCError({ code: "UNSUPPORTED_MEDIA_TYPE", message: "The body must be application/json" }),
     );
   }
-  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declaresTooLargeBody(req)) {
+    return Promise.reject(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -50,13 +76,8 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       else reject(error);
     };
     const finish = () => {
-      if (size > MAX_BODY_BYTES || declared > MAX_BODY_BYTES) {
-        settle(
-          new TRPCError({
-            code: "PAYLOAD_TOO_LARGE",
-            message: `The body must be at most ${MAX_BODY_BYTES} bytes`,
-          }),
-        );
+      if (size > MAX_BODY_BYTES) {
+        settle(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
         return;
       }
       const text = chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8");
@@ -83,11 +104,12 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
     function onEnd() {
       finish();
     }
-    function onError(error: Error) {
-      settle(error);
+    // A reset mid-body surfaces as an ECONNRESET "aborted" error, then a close: either way the client left.
+    function onError() {
+      settle(new RequestAbortedError());
     }
     function onClose() {
-      settle(new Error("request closed before its body ended"));
+      settle(new RequestAbortedError());
     }
     req.on("data", onData);
     req.once("end", onEnd);

@@ -1,5 +1,61 @@
-/** The /docs page: Scalar's API reference, loaded from its CDN, rendering /openapi.json. */
-export const DOCS_HTML = `<!doctype html>
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** Where the page loads the API reference's script from: this server, never a CDN. */
+export const DOCS_SCRIPT_PATH = "/docs/scalar.js";
+
+/**
+ * Sent with the /docs page. Scripts only from this origin (the bundle; the page has no inline
+ * script), data for the page from this origin (`/openapi.json`, and the "try it" calls to this
+ * server), no framing. Styles allow inline: the bundle injects its stylesheet as a `<style>` element.
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+/**
+ * `@scalar/api-reference`'s standalone browser bundle (one file, no chunks, no CDN), resolved
+ * through the package's own entry, and the pinned version that goes into the script's URL, so a
+ * new version is a new URL and the bundle can be cached for a year.
+ */
+function locateBundle(): { file: string; version: string } {
+  const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
+  const root = dirname(dirname(entry)); // <package>/dist/index.js -> <package>
+  const manifest: unknown = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const version =
+    typeof manifest === "object" && manifest !== null ? Reflect.get(manifest, "version") : undefined;
+  if (typeof version !== "string")
+    throw new Error("@scalar/api-reference has no version in its package.json");
+  return { file: join(root, "dist", "browser", "standalone.js"), version };
+}
+
+/**
+ * The /docs page: the configuration sits in a data attribute (no inline script, so the CSP needs no
+ * 'unsafe-inline' for scripts); `withDefaultFonts: false` keeps the page from loading Scalar's fonts.
+ */
+function docsHtml(version: string): string {
+  const configuration = JSON.stringify({ url: "/openapi.json", withDefaultFonts: false }).replaceAll(
+    '"',
+    "&quot;",
+  );
+  return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -7,8 +63,54 @@ export const DOCS_HTML = `<!doctype html>
     <title>Keyport API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/openapi.json"></script>
-    <script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference"></script>
+    <div id="api-reference" data-configuration="${configuration}"></div>
+    <script src="${DOCS_SCRIPT_PATH}?v=${version}"></script>
   </body>
 </html>
 `;
+}
+
+/** The /docs page and its script, both served from this process (nothing from a CDN). */
+export interface DocsPages {
+  /** `GET /docs` (and HEAD): the HTML, with CSP, `nosniff` and `frame-ancestors 'none'`. */
+  sendPage(res: ServerResponse): void;
+  /** `GET /docs/scalar.js` (and HEAD): the bundle, cached for a year (its URL carries the version). */
+  sendScript(res: ServerResponse): Promise<void>;
+}
+
+/**
+ * Builds the /docs handlers. The 4 MB bundle is read on the first request for it, then kept.
+ * @example const docs = createDocsPages(); docs.sendPage(res)
+ */
+export function createDocsPages(): DocsPages {
+  const bundle = locateBundle();
+  const html = docsHtml(bundle.version);
+  let script: Promise<Buffer> | undefined;
+  return {
+    sendPage(res) {
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        "content-type": "text/html; charset=utf-8",
+        "content-length": Buffer.byteLength(html),
+        "content-security-policy": DOCS_CSP,
+        "x-frame-options": "DENY",
+        "cache-control": "no-cache",
+      });
+      res.end(html);
+    },
+    async sendScript(res) {
+      script ??= readFile(bundle.file).catch((error: unknown) => {
+        script = undefined; // a later request tries again
+        throw error;
+      });
+      const body = await script;
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        "content-type": "text/javascript; charset=utf-8",
+        "content-length": body.byteLength,
+        "cache-control": "public, max-age=31536000, immutable",
+      });
+      res.end(body);
+    },
+  };
+}

@@ -3,7 +3,9 @@ import { errorBody, issuesFromZod, statusOf } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
+import { retryAfterOf } from "../ratelimit/retry-after.js";
 import type { ErrorEnvelope } from "../schemas/error.js";
+import { BODY_TOO_LARGE } from "./body.js";
 
 /**
  * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`;
@@ -42,8 +44,38 @@ export function sendJson(
   res.end(payload);
 }
 
-/** Writes the error envelope for any thrown value. */
+/** Writes the error envelope for any thrown value; a 429 whose cause is a `RetryAfter` adds `Retry-After`. */
 export function sendError(res: ServerResponse, cause: unknown, headers?: Record<string, string>): void {
   const { status, body } = toErrorResponse(cause);
-  sendJson(res, status, body, headers);
+  const retryAfter = status === 429 ? retryAfterOf(cause) : undefined;
+  sendJson(
+    res,
+    status,
+    body,
+    retryAfter === undefined ? headers : { ...headers, "retry-after": String(retryAfter) },
+  );
 }
+
+/**
+ * The fixed text for an error tRPC raises itself, whose own message quotes the request: an unknown
+ * procedure's path, the content type, the method. `type` is tRPC's procedure type for the call,
+ * `"unknown"` when no procedure matched. Undefined for every other error (its message stays).
+ * @example trpcOwnMessage(new TRPCError({ code: "NOT_FOUND", message: 'No procedure found on path "x"' }), "unknown") // "No such procedure"
+ */
+export function trpcOwnMessage(error: TRPCError, type: string): string | undefined {
+  switch (error.code) {
+    case "NOT_FOUND":
+      return type === "unknown" ? NO_SUCH_PROCEDURE : undefined;
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return "The body must be application/json";
+    case "METHOD_NOT_SUPPORTED":
+      return "Queries take GET and mutations take POST";
+    case "PAYLOAD_TOO_LARGE":
+      return BODY_TOO_LARGE;
+    default:
+      return undefined;
+  }
+}
+
+/** What `/trpc/<anything unknown>` answers (404 `NOT_FOUND`): never the path it was asked for. */
+export const NO_SUCH_PROCEDURE = "No such procedure";

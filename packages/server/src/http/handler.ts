@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { OpenAPIObject } from "trpc-to-openapi";
@@ -8,8 +9,8 @@ import { createMetricsEndpoint, METRICS_PATH } from "../metrics/endpoint.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { trpcRouteLabel } from "../metrics/trpc-route.js";
 import { type AppRouter, createAppCaller } from "../routers/_app.js";
-import { MAX_BODY_BYTES } from "./body.js";
-import { DOCS_HTML } from "./docs.js";
+import { BODY_TOO_LARGE, declaresTooLargeBody, MAX_BODY_BYTES, RequestAbortedError } from "./body.js";
+import { createDocsPages, DOCS_SCRIPT_PATH } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
@@ -27,22 +28,38 @@ export interface RequestHandlerOptions {
 
 /**
  * The whole HTTP surface as one node request listener: fast routes, /trpc, /healthz, /openapi.json,
- * /docs, then the REST routes. Logs one line per request (method, route, status, duration), never a body:
- * at info, except fast routes and unbatched tRPC verify, which log at debug.
+ * /docs, then the REST routes; HEAD on a GET route answers as GET without the body (node drops it).
+ * A declared body over `MAX_BODY_BYTES` is 413 before a byte is read. Logs one line per request
+ * (method, route, status, duration), never a body: at info, except fast routes and unbatched tRPC
+ * verify, which log at debug; a client that leaves before its answer is one info line, "request aborted".
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const { services, restRoutes, router, metrics } = options;
   const serveMetrics = createMetricsEndpoint(metrics.registry, services.env.METRICS_TOKEN);
   const openApiJson = JSON.stringify(options.openApiDocument);
+  const docs = createDocsPages();
   const trpc = createHTTPHandler({
     router,
     basePath: "/trpc/",
     maxBodySize: MAX_BODY_BYTES,
     // One request cannot fan out into unbounded procedure calls; the client's batch link sends at most 10.
     maxBatchSize: MAX_BATCH_SIZE,
+    // tRPC's public hook before it reads anything: a declared body over the limit fails every call
+    // with 413 at once, in tRPC's error shape, and the connection closes instead of draining it.
+    middleware: (req, res, next) => {
+      if (!declaresTooLargeBody(req)) return next();
+      res.setHeader("connection", "close");
+      next(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
+    },
     createContext: ({ req }) => createContext(services, req),
-    // Verification answers are authorisation decisions: never cached on the way.
-    responseMeta: ({ paths }) => (paths?.includes("keys.verify") ? { headers: NO_STORE } : {}),
+    responseMeta: ({ paths, eagerGeneration }) => ({
+      headers: {
+        // Verification answers are authorisation decisions: never cached on the way.
+        ...(paths?.includes("keys.verify") ? NO_STORE : {}),
+        // tRPC leaves the type off an error it raises before any call (a 415, say): it is JSON too.
+        ...(eagerGeneration ? {} : JSON_TYPE),
+      },
+    }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
         services.logger.error({ err: error.cause ?? error, path }, "procedure failed");
@@ -55,7 +72,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     method: string,
     pathname: string,
   ): Promise<string> {
-    if (pathname === "/trpc" || pathname.startsWith("/trpc/")) {
+    if (isTrpcPath(pathname)) {
       // tRPC's adapter builds a fetch Request, which throws (a 500) on these methods: refuse them first.
       if (FETCH_FORBIDDEN_METHODS.has(method)) {
         sendJson(res, 405, { code: "METHOD_NOT_SUPPORTED", message: "tRPC takes GET and POST" });
@@ -64,11 +81,13 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       trpc(req, res);
       return trpcRouteLabel(pathname);
     }
-    if (method === "GET" && pathname === METRICS_PATH) {
+    // HEAD is GET without the body: node:http drops whatever a HEAD response writes.
+    const getLike = method === "GET" || method === "HEAD";
+    if (getLike && pathname === METRICS_PATH) {
       await serveMetrics(req, res);
       return METRICS_PATH;
     }
-    if (method === "GET" && pathname === "/healthz") {
+    if (getLike && pathname === "/healthz") {
       // A health check answers within the request deadline too: a database that does not answer is down.
       const healthy = await withDeadline(REQUEST_DEADLINE_MS, () => services.database.ping()).then(
         () => true,
@@ -81,17 +100,23 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       );
       return pathname;
     }
-    if (method === "GET" && pathname === "/openapi.json") {
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    if (getLike && pathname === "/openapi.json") {
+      res.writeHead(200, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(openApiJson),
+      });
       res.end(openApiJson);
       return pathname;
     }
-    if (method === "GET" && pathname === "/docs") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(DOCS_HTML);
+    if (getLike && pathname === "/docs") {
+      docs.sendPage(res);
       return pathname;
     }
-    const match = matchRestRoute(restRoutes, method, pathname);
+    if (getLike && pathname === DOCS_SCRIPT_PATH) {
+      await docs.sendScript(res);
+      return pathname;
+    }
+    const match = matchRestRoute(restRoutes, method === "HEAD" ? "GET" : method, pathname);
     if (!match) {
       // The path is not echoed: a caller may have put a secret in it.
       sendJson(res, 404, { code: "NOT_FOUND", message: "No such route" });
@@ -104,6 +129,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       const data = await callRestRoute(match.compiled, req, url, match.params, ctx, createAppCaller(ctx));
       sendJson(res, match.compiled.route.successStatus, data);
     } catch (cause) {
+      // The client left mid-body: nobody to answer; the close listener logs it.
+      if (cause instanceof RequestAbortedError) return label;
       if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
         const err = cause instanceof TRPCError ? (cause.cause ?? cause) : cause;
         services.logger.error({ err, route: label }, "procedure failed");
@@ -135,21 +162,39 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;
     const write = !quiet ? info : logger.isLevelEnabled("debug") ? debug : undefined;
     const started = performance.now();
-    const logLine = (label: string) => {
+    // Counted once answered; a request whose client left is not counted at all (no status to count).
+    const answered = (label: string) => {
       metrics.http.observeWhenDone(res, method, label, started);
-      if (write !== undefined)
-        logWhenDone(res, () => write(requestLine(method, label, res.statusCode, started), "request"));
+      return label;
     };
-    if (fast !== undefined) {
-      Promise.resolve(fast(req, res, services)).then(
-        () => logLine(pathname),
-        (cause: unknown) => fail(res, method, pathname, started, cause),
-      );
-      return;
+    const failed = (label: string) => (cause: unknown) => {
+      fail(res, method, label, started, cause);
+      return label;
+    };
+    let routed: Promise<string>;
+    if (declaresTooLargeBody(req) && !isTrpcPath(pathname)) {
+      // Refused before a byte of the body is read; the connection closes rather than drain the body.
+      sendJson(res, 413, errorBody("PAYLOAD_TOO_LARGE", BODY_TOO_LARGE), { connection: "close" });
+      routed = Promise.resolve(answered(fast !== undefined ? pathname : "(too large)"));
+    } else if (fast !== undefined) {
+      // At info a verification costs no listener: a fast route that returns unanswered lost its client.
+      const listened = write !== undefined;
+      routed = Promise.resolve(fast(req, res, services)).then(() => {
+        if (!listened && !res.writableEnded) info(abortLine(method, pathname, started), ABORTED);
+        return answered(pathname);
+      }, failed(pathname));
+      if (!listened) return;
+    } else {
+      routed = route(req, res, method, pathname).then(answered, failed("(error)"));
     }
-    route(req, res, method, pathname).then(logLine, (cause: unknown) =>
-      fail(res, method, "(error)", started, cause),
-    );
+    res.once("close", () => {
+      const finished = res.writableFinished;
+      const ended = performance.now();
+      routed.then((label) => {
+        if (!finished) info(abortLine(method, label, started, ended), ABORTED);
+        else write?.(requestLine(method, label, res.statusCode, started, ended), "request");
+      });
+    });
   };
 }
 /** Procedure calls one batched tRPC request may carry; more is 400 `BAD_REQUEST`. */
@@ -160,11 +205,19 @@ const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 /** Batched tRPC verify (`/trpc/keys.verify?batch=1`) is a hot path too. */
 const QUIET_TRPC_PATH = "/trpc/keys.verify";
 
-function requestLine(method: string, route: string, status: number, started: number) {
-  return { method, route, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+function requestLine(method: string, route: string, status: number, started: number, ended: number) {
+  return { method, route, status, durationMs: Math.round((ended - started) * 10) / 10 };
 }
 
-function logWhenDone(res: ServerResponse, log: () => void): void {
-  if (res.writableFinished) log();
-  else res.once("finish", log);
+/** Logged at info when the client leaves before its answer: neither an error nor a 5xx. */
+const ABORTED = "request aborted";
+
+function abortLine(method: string, route: string, started: number, ended = performance.now()) {
+  return { method, route, durationMs: Math.round((ended - started) * 10) / 10 };
 }
+
+function isTrpcPath(pathname: string): boolean {
+  return pathname === "/trpc" || pathname.startsWith("/trpc/");
+}
+
+const JSON_TYPE = { "content-type": "application/json" };

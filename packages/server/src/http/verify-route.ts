@@ -3,7 +3,7 @@ import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
-import { readJsonBody } from "./body.js";
+import { RequestAbortedError, readJsonBody } from "./body.js";
 import { sendError, sendJson } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
 
@@ -29,6 +29,8 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
       NO_STORE,
     );
   } catch (cause) {
+    // The client left mid-body: not an outage, and nobody to answer (the handler logs the abort).
+    if (cause instanceof RequestAbortedError) return;
     if (isDatabaseUnavailable(cause)) {
       services.logger.warn({ err: errorSummary(cause) }, "verification failed: database unavailable");
     } else if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
