@@ -11,7 +11,8 @@ import { expectErrorEnvelope, type RawRequest, type RawResponse, sendRaw } from 
 // validated (and then only on CoinGecko's three paths, with only the listed parameters).
 
 const APP_ORIGIN = "http://dashboard.test:5173";
-const UPSTREAM_PATHS = /^\/(simple\/price|coins\/markets|coins\/[a-z0-9][a-z0-9._-]{0,99}\/market_chart)$/;
+const UPSTREAM_PATHS =
+  /^\/(simple\/price|coins\/markets|coins\/[a-z0-9][a-z0-9._-]{0,99}\/(market_chart|market_chart\/range|ohlc))$/;
 const UPSTREAM_PARAMS = new Set([
   "ids",
   "vs_currencies",
@@ -27,6 +28,14 @@ const UPSTREAM_PARAMS = new Set([
   "sparkline",
   "price_change_percentage",
   "days",
+  "names",
+  "symbols",
+  "include_tokens",
+  "category",
+  "locale",
+  "interval",
+  "from",
+  "to",
 ]);
 
 let cg: CoinGeckoStandIn;
@@ -218,7 +227,21 @@ const knownValue = fc.oneof(
   idList,
   currency,
   flag,
-  fc.constantFrom(...MARKET_ORDERS, ...PRICE_CHANGE_WINDOWS, ...CHART_DAYS, "full", "18", "250", "1000"),
+  fc.constantFrom(
+    ...MARKET_ORDERS,
+    ...PRICE_CHANGE_WINDOWS,
+    ...CHART_DAYS,
+    "full",
+    "18",
+    "250",
+    "1000",
+    "daily",
+    "hourly",
+    "5m",
+    "2024-01-01",
+    "2024-02-01T10:30",
+    "1704067200",
+  ),
 );
 
 const RUNS = { numRuns: 400, endOnFailure: true } as const;
@@ -257,6 +280,26 @@ describe("generated market-data requests", () => {
       RUNS,
     );
   });
+
+  it.each([
+    ["range", ["vs_currency", "from", "to", "interval", "precision"]],
+    ["ohlc", ["vs_currency", "days", "interval", "precision"]],
+  ] as const)(
+    "/api/prices/%s/:id: any id and query are answered below 500, and only validated ones reach CoinGecko",
+    async (route, names) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(coinId, oddText),
+          fc.boolean(),
+          queryOf(names, knownValue),
+          async (id, loose, query) => {
+            await probe({ path: `/api/prices/${route}/${wire(id, loose)}?${query}` });
+          },
+        ),
+        RUNS,
+      );
+    },
+  );
 });
 
 describe("requests that are invalid by construction", () => {
@@ -318,7 +361,8 @@ describe("requests that are invalid by construction", () => {
           badId.filter((id) => id !== "" && id !== "." && id !== "..").map((id) => ({ id, days: "1" })),
           fc
             .string()
-            .filter((d) => !(CHART_DAYS as readonly string[]).includes(d))
+            // Any whole number of days from 1 (no leading zero, at most 6 digits) or `max` is valid.
+            .filter((d) => !/^(max|[1-9][0-9]{0,5})$/.test(d))
             .map((days) => ({ id: "bitcoin", days })),
         ),
         async ({ id, days }) => {
