@@ -36,6 +36,18 @@ describe("parseEnv", () => {
     expect(env.COINGECKO_KEY_HEADER).toBe("x-cg-pro-api-key");
   });
 
+  it("serves COINGECKO_PLAN=enterprise from the Pro host with the Pro header", () => {
+    const env = parseEnv({ COINGECKO_PLAN: "enterprise", COINGECKO_API_KEY: "k" });
+    expect(env.COINGECKO_PLAN).toBe("enterprise");
+    expect(env.COINGECKO_BASE_URL).toBe("https://pro-api.coingecko.com/api/v3");
+    expect(env.COINGECKO_KEY_HEADER).toBe("x-cg-pro-api-key");
+  });
+
+  it("runs the start-up check unless COINGECKO_STARTUP_CHECK=off", () => {
+    expect(parseEnv({}).COINGECKO_STARTUP_CHECK).toBe("on");
+    expect(parseEnv({ COINGECKO_STARTUP_CHECK: "off" }).COINGECKO_STARTUP_CHECK).toBe("off");
+  });
+
   it("lets COINGECKO_BASE_URL override the plan's host, without a trailing slash", () => {
     expect(parseEnv({ COINGECKO_BASE_URL: "http://127.0.0.1:9/api/v3/" }).COINGECKO_BASE_URL).toBe(
       "http://127.0.0.1:9/api/v3",
@@ -69,6 +81,8 @@ describe("parseEnv", () => {
     [{ PORT: "http" }, "PORT"],
     [{ COINGECKO_PLAN: "free" }, "COINGECKO_PLAN"],
     [{ COINGECKO_PLAN: "pro" }, "COINGECKO_API_KEY"],
+    [{ COINGECKO_PLAN: "enterprise" }, "COINGECKO_API_KEY"],
+    [{ COINGECKO_STARTUP_CHECK: "yes" }, "COINGECKO_STARTUP_CHECK"],
     [{ AGENT_URL: "ftp://agent" }, "AGENT_URL"],
     [{ ALLOWED_ORIGINS: "https://a.example/path" }, "ALLOWED_ORIGINS"],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
