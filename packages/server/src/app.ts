@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerClientError } from "@keyport/errors";
 import type { Logger } from "pino";
+import { startExpirySweep, sweepExpired } from "./auth/expiry-sweep.js";
 import { createSiweSettings } from "./auth/siwe.js";
 import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
@@ -70,8 +71,9 @@ export interface App {
 
 /**
  * Builds the database (migrated), the verification services (key cache fed by LISTEN/NOTIFY, rate
- * limiter, usage buffer), the router and the node HTTP server, without listening. `close()` stops
- * HTTP (in-flight requests finish), flushes usage, stops listening, quits Redis, closes the database.
+ * limiter, usage buffer), the router, the node HTTP server and the sweep of expired nonces and
+ * sessions (every SWEEP_INTERVAL_MS), without listening. `close()` stops HTTP (in-flight requests
+ * finish), stops the sweep, flushes usage, stops listening, quits Redis, closes the database.
  * @example
  * const app = await createApp(parseEnv({ DATABASE_URL: "memory:" }));
  * const port = await app.listen(0, "127.0.0.1");
@@ -111,8 +113,17 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
-  // Usage is flushed (awaited) before anything it writes through is closed.
-  const hooks: (() => Promise<void> | void)[] = verification.shutdownSteps.map((step) => step.run);
+  // Nothing else ever deletes nonces and sessions that can no longer be used.
+  const sweep = startExpirySweep({
+    sweep: () => sweepExpired(database.db, new Date()),
+    intervalMs: env.SWEEP_INTERVAL_MS,
+    logger,
+  });
+  // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
+  const hooks: (() => Promise<void> | void)[] = [
+    () => sweep.stop(),
+    ...verification.shutdownSteps.map((step) => step.run),
+  ];
   let closing: Promise<void> | undefined;
 
   async function shutdown(): Promise<void> {

@@ -71,6 +71,8 @@ export const envSchema = z.object({
       });
       return z.NEVER;
     }),
+  /** Pause between sweeps that delete expired and used nonces and ended sessions. */
+  SWEEP_INTERVAL_MS: positiveInt(60_000),
   /**
    * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
    * The default trusts a proxy on the same host, such as the dashboard proxy.
