@@ -17,7 +17,8 @@ export interface UpstreamMetrics {
 /**
  * Creates `keyport_proxy_upstream_requests_total{upstream,outcome}` and
  * `keyport_proxy_upstream_request_duration_seconds{upstream}`. The outcome is `ok` or the
- * failure's kind (`rate_limited` for a 429, `not_found`, `rejected` for a 400, `bad_gateway` for
+ * failure's kind (`rate_limited` for a 429, `not_found`, `rejected` for a 400, `plan_limit` and
+ * `misconfigured` for CoinGecko's plan and key refusals, `bad_gateway` for
  * other statuses and unusable bodies, `timeout`, `client_closed`): never a URL, a query or a key.
  */
 export function createUpstreamMetrics(registry: Registry): UpstreamMetrics {
