@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
-import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "../deadline.js";
@@ -9,11 +8,12 @@ import { createMetricsEndpoint, METRICS_PATH } from "../metrics/endpoint.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { trpcRouteLabel } from "../metrics/trpc-route.js";
 import { type AppRouter, createAppCaller } from "../routers/_app.js";
-import { BODY_TOO_LARGE, declaresTooLargeBody, MAX_BODY_BYTES, RequestAbortedError } from "./body.js";
+import { BODY_TOO_LARGE, declaresTooLargeBody, RequestAbortedError } from "./body.js";
 import { createDocsPages, DOCS_SCRIPT_PATH } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
-import { type FastRoute, NO_STORE } from "./fast-route.js";
+import type { FastRoute } from "./fast-route.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
+import { createTrpcHandler } from "./trpc-handler.js";
 
 export interface RequestHandlerOptions {
   router: AppRouter;
@@ -38,33 +38,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const serveMetrics = createMetricsEndpoint(metrics.registry, services.env.METRICS_TOKEN);
   const openApiJson = JSON.stringify(options.openApiDocument);
   const docs = createDocsPages();
-  const trpc = createHTTPHandler({
-    router,
-    basePath: "/trpc/",
-    maxBodySize: MAX_BODY_BYTES,
-    // One request cannot fan out into unbounded procedure calls; the client's batch link sends at most 10.
-    maxBatchSize: MAX_BATCH_SIZE,
-    // tRPC's public hook before it reads anything: a declared body over the limit fails every call
-    // with 413 at once, in tRPC's error shape, and the connection closes instead of draining it.
-    middleware: (req, res, next) => {
-      if (!declaresTooLargeBody(req)) return next();
-      res.setHeader("connection", "close");
-      next(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
-    },
-    createContext: ({ req }) => createContext(services, req),
-    responseMeta: ({ paths, eagerGeneration }) => ({
-      headers: {
-        // Verification answers are authorisation decisions: never cached on the way.
-        ...(paths?.includes("keys.verify") ? NO_STORE : {}),
-        // tRPC leaves the type off an error it raises before any call (a 415, say): it is JSON too.
-        ...(eagerGeneration ? {} : JSON_TYPE),
-      },
-    }),
-    onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR")
-        services.logger.error({ err: error.cause ?? error, path }, "procedure failed");
-    },
-  });
+  const trpc = createTrpcHandler(router, services);
 
   async function route(
     req: IncomingMessage,
@@ -197,8 +171,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     });
   };
 }
-/** Procedure calls one batched tRPC request may carry; more is 400 `BAD_REQUEST`. */
-export const MAX_BATCH_SIZE = 10;
+export { MAX_BATCH_SIZE } from "./trpc-handler.js";
 
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
@@ -219,5 +192,3 @@ function abortLine(method: string, route: string, started: number, ended = perfo
 function isTrpcPath(pathname: string): boolean {
   return pathname === "/trpc" || pathname.startsWith("/trpc/");
 }
-
-const JSON_TYPE = { "content-type": "application/json" };
