@@ -77,9 +77,22 @@ describe("/docs", () => {
     const served = Buffer.from(await response.arrayBuffer());
     const packaged = readFileSync(join(PACKAGE_ROOT, "dist", "browser", "standalone.js"));
     expect(served.equals(packaged)).toBe(true);
+    expect(response.headers.get("content-encoding")).toBe("gzip"); // fetch asked for it and unzipped it
     // One self-contained file: it loads no CDN, needs no eval (script-src 'self' holds).
     const text = served.toString("utf8");
     expect(text).not.toMatch(THIRD_PARTY);
     expect(text).not.toMatch(/\beval\(|new Function\(/);
+  });
+
+  it("sends the bundle as is to a client that does not take gzip", async () => {
+    for (const acceptEncoding of ["identity", "gzip;q=0, br"]) {
+      const response = await fetch(`${baseUrl}/docs/scalar.js`, {
+        headers: { "accept-encoding": acceptEncoding },
+      });
+      expect(response.headers.get("content-encoding")).toBeNull();
+      const packaged = readFileSync(join(PACKAGE_ROOT, "dist", "browser", "standalone.js"));
+      expect(response.headers.get("content-length")).toBe(String(packaged.byteLength));
+      expect(Buffer.from(await response.arrayBuffer()).equals(packaged)).toBe(true);
+    }
   });
 });

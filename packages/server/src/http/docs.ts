@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 
 /** Where the page loads the API reference's script from: this server, never a CDN. */
 export const DOCS_SCRIPT_PATH = "/docs/scalar.js";
@@ -74,18 +76,36 @@ function docsHtml(version: string): string {
 export interface DocsPages {
   /** `GET /docs` (and HEAD): the HTML, with CSP, `nosniff` and `frame-ancestors 'none'`. */
   sendPage(res: ServerResponse): void;
-  /** `GET /docs/scalar.js` (and HEAD): the bundle, cached for a year (its URL carries the version). */
-  sendScript(res: ServerResponse): Promise<void>;
+  /**
+   * `GET /docs/scalar.js` (and HEAD): the bundle, cached for a year (its URL carries the version),
+   * gzipped (about a quarter of its 4 MB) for a client whose `Accept-Encoding` allows it.
+   */
+  sendScript(res: ServerResponse, acceptEncoding: string | undefined): Promise<void>;
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Runs `load` once and keeps its result; a failure is forgotten, so a later call tries again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
 }
 
 /**
- * Builds the /docs handlers. The 4 MB bundle is read on the first request for it, then kept.
+ * Builds the /docs handlers. The 4 MB bundle is read (and gzipped) on the first request for it, then kept.
  * @example const docs = createDocsPages(); docs.sendPage(res)
  */
 export function createDocsPages(): DocsPages {
   const bundle = locateBundle();
   const html = docsHtml(bundle.version);
-  let script: Promise<Buffer> | undefined;
+  const plain = once(() => readFile(bundle.file));
+  const gzipped = once(async () => gzipAsync(await plain(), { level: 9 }));
   return {
     sendPage(res) {
       res.writeHead(200, {
@@ -98,19 +118,28 @@ export function createDocsPages(): DocsPages {
       });
       res.end(html);
     },
-    async sendScript(res) {
-      script ??= readFile(bundle.file).catch((error: unknown) => {
-        script = undefined; // a later request tries again
-        throw error;
-      });
-      const body = await script;
+    async sendScript(res, acceptEncoding) {
+      const compress = acceptsGzip(acceptEncoding);
+      const body = compress ? await gzipped() : await plain();
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         "content-type": "text/javascript; charset=utf-8",
         "content-length": body.byteLength,
         "cache-control": "public, max-age=31536000, immutable",
+        vary: "accept-encoding",
+        ...(compress ? { "content-encoding": "gzip" } : {}),
       });
       res.end(body);
     },
   };
+}
+
+/** True when `Accept-Encoding` lists gzip (or `*`) without `q=0`. */
+function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  return header.split(",").some((part) => {
+    const [coding = "", ...params] = part.trim().toLowerCase().split(";");
+    const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+    return (coding.trim() === "gzip" || coding.trim() === "*") && !refused;
+  });
 }

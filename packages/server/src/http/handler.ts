@@ -87,7 +87,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return pathname;
     }
     if (getLike && pathname === DOCS_SCRIPT_PATH) {
-      await docs.sendScript(res);
+      await docs.sendScript(res, req.headers["accept-encoding"]);
       return pathname;
     }
     const match = matchRestRoute(restRoutes, method === "HEAD" ? "GET" : method, pathname);
