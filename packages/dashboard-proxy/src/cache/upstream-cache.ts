@@ -41,8 +41,11 @@ export interface GetOptions {
 
 /** A read-through cache with one in-flight load per key, stale-while-revalidate and stale-if-error. */
 export interface UpstreamCache {
-  /** Answers `key` from the cache, or through `load` (shared by everyone asking for `key` meanwhile). */
-  get(key: string, load: Loader, options?: GetOptions): Promise<CacheOutcome>;
+  /**
+   * Answers `key` from the cache, or through `load` (shared by everyone asking for `key` meanwhile).
+   * A copy held in this process is answered synchronously (no promise, no microtask on a hit).
+   */
+  get(key: string, load: Loader, options?: GetOptions): CacheOutcome | Promise<CacheOutcome>;
 }
 
 // Loads are never cancelled once started: their answer fills the cache for whoever asks next.
@@ -87,8 +90,16 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
     return started;
   };
 
+  const wait = async (key: string, load: Loader, ttlMs: number, cached: CacheEntry | undefined) => {
+    const result = await refresh(key, load, ttlMs);
+    if (result.ok) return answer(result.entry, result.from === "shared" ? "HIT" : "MISS", ttlMs);
+    const stale = cached ?? result.stale;
+    if (stale !== undefined) return answer(stale, "STALE", ttlMs);
+    return { ok: false, failure: result.failure } satisfies CacheOutcome;
+  };
+
   return {
-    async get(key, load, getOptions) {
+    get(key, load, getOptions) {
       const ttlMs = getOptions?.ttlMs ?? options.ttlMs;
       const cached = entries.get(key);
       if (cached !== undefined) {
@@ -101,11 +112,7 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
           return answer(cached, "STALE", ttlMs);
         }
       }
-      const result = await refresh(key, load, ttlMs);
-      if (result.ok) return answer(result.entry, result.from === "shared" ? "HIT" : "MISS", ttlMs);
-      const stale = cached ?? result.stale;
-      if (stale !== undefined) return answer(stale, "STALE", ttlMs);
-      return { ok: false, failure: result.failure };
+      return wait(key, load, ttlMs, cached);
     },
   };
 }

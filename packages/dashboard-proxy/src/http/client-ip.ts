@@ -18,11 +18,19 @@ export function createTrustedProxies(entries: readonly string[]): TrustedProxies
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
+  // Every request asks about its socket peer, and peers repeat: BlockList.check builds a
+  // SocketAddress per call, so verdicts are remembered (the set is reset when it grows past 1,024).
+  const known = new Map<string, boolean>();
   return {
     has: (address) => {
+      const remembered = known.get(address);
+      if (remembered !== undefined) return remembered;
       const plain = unmapped(address);
       const family = isIP(plain);
-      return family !== 0 && list.check(plain, family === 6 ? "ipv6" : "ipv4");
+      const trusted = family !== 0 && list.check(plain, family === 6 ? "ipv6" : "ipv4");
+      if (known.size >= 1_024) known.clear();
+      known.set(address, trusted);
+      return trusted;
     },
   };
 }

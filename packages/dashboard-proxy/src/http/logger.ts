@@ -28,7 +28,26 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: { service: "dashboard-proxy" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? stdout());
+}
+
+let shared: DestinationStream | undefined;
+
+// Lines are written once 4 KiB are waiting, or at the latest this long after they were logged.
+const FLUSH_MS = 1_000;
+
+/**
+ * Standard output for both loggers: one buffered asynchronous writer (a write per access line was 6%
+ * of a cached request's CPU), shared so the two loggers' lines never interleave. A line waits at most
+ * a second; pino flushes the rest synchronously when the process exits.
+ */
+function stdout(): DestinationStream {
+  if (shared === undefined) {
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4_096 });
+    setInterval(() => destination.flush(), FLUSH_MS).unref();
+    shared = destination;
+  }
+  return shared;
 }
 
 /**
@@ -38,5 +57,5 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
  */
 export function createAccessLogger(level: string, destination?: DestinationStream): Logger {
   const options = { level, base: { service: "dashboard-proxy" } };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? stdout());
 }

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from "prom-client";
-import type { UpstreamCache } from "../cache/upstream-cache.js";
+import type { CacheOutcome, UpstreamCache } from "../cache/upstream-cache.js";
 
 /** Counts how each cached route was served. */
 export interface CacheMetrics {
@@ -13,29 +13,41 @@ export interface CacheMetrics {
  * `error` (no copy and the load failed).
  */
 export function createCacheMetrics(registry: Registry): CacheMetrics {
-  const answers = new Counter({
+  // Plain numbers read at scrape time (prom-client would hash the labels on every inc()).
+  const everyRoute: { route: string; counts: Record<Result, number> }[] = [];
+  new Counter({
     name: "keyport_proxy_cache_requests_total",
     help: "Cached route answers by route template and result: hit, stale, miss, error",
     labelNames: ["route", "result"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { route, counts } of everyRoute) {
+        for (const result of RESULTS) this.inc({ route, result }, counts[result]);
+      }
+    },
   });
   return {
     countCache(route, cache) {
-      const hit = answers.labels(route, "hit");
-      const stale = answers.labels(route, "stale");
-      const miss = answers.labels(route, "miss");
-      const error = answers.labels(route, "error");
-      for (const child of [hit, stale, miss, error]) child.inc(0);
+      const counts: Record<Result, number> = { hit: 0, stale: 0, miss: 0, error: 0 };
+      everyRoute.push({ route, counts });
+      const count = (outcome: CacheOutcome): CacheOutcome => {
+        if (!outcome.ok) counts.error++;
+        else if (outcome.state === "HIT") counts.hit++;
+        else if (outcome.state === "STALE") counts.stale++;
+        else counts.miss++;
+        return outcome;
+      };
       return {
-        async get(key, load, options) {
-          const outcome = await cache.get(key, load, options);
-          if (!outcome.ok) error.inc();
-          else if (outcome.state === "HIT") hit.inc();
-          else if (outcome.state === "STALE") stale.inc();
-          else miss.inc();
-          return outcome;
+        get(key, load, options) {
+          const outcome = cache.get(key, load, options);
+          // A hit stays synchronous: the cached request's whole path has no await.
+          return outcome instanceof Promise ? outcome.then(count) : count(outcome);
         },
       };
     },
   };
 }
+
+const RESULTS = ["hit", "stale", "miss", "error"] as const;
+type Result = (typeof RESULTS)[number];

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { SharedCacheStore } from "../cache/shared-store.js";
 import { type CacheOutcome, createUpstreamCache, type Loader } from "../cache/upstream-cache.js";
+import { memoizeByUrl } from "../cache/url-memo.js";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
 import type { CacheMetrics } from "../metrics/cache.js";
 import {
@@ -56,6 +57,8 @@ export interface PriceRouteOptions {
 }
 
 const SERVICE = "market data provider";
+// Validated calls remembered per route by exact URL (cache/url-memo.ts): a hit skips zod entirely.
+const PLAN_MEMO_MAX = 1_000;
 
 /** A validated call: the upstream request and how long its answer stays fresh. */
 interface Planned<T> {
@@ -107,13 +110,22 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
     };
 
   /** Registers one cached route: `plan` validates the event into a call, or answers the refusal. */
-  const route = (name: DashboardRouteName, planCall: (event: H3Event) => Planned<unknown> | ApiError) => {
+  const route = (
+    name: DashboardRouteName,
+    planCall: (event: H3Event) => Planned<unknown> | ApiError,
+    // A range's freshness depends on when it is asked for, so its plans are not remembered.
+    remember = true,
+  ) => {
     const target = createCache(name);
-    app.get(DASHBOARD_ROUTES[name].path, async (event) => {
-      const call = planCall(event);
+    const planned = remember ? memoizeByUrl(planCall, (call) => !("code" in call), PLAN_MEMO_MAX) : planCall;
+    app.get(DASHBOARD_ROUTES[name].path, (event) => {
+      const call = planned(event);
       if ("code" in call) return errorResponse(call);
-      const outcome = await target.get(call.request.key, load(call.request), { ttlMs: call.ttlMs });
-      return cachedResponse(outcome, swrSeconds, plan);
+      const outcome = target.get(call.request.key, load(call.request), { ttlMs: call.ttlMs });
+      // A copy in this process answers synchronously; only a load is awaited.
+      return outcome instanceof Promise
+        ? outcome.then((settled) => cachedResponse(settled, swrSeconds, plan))
+        : cachedResponse(outcome, swrSeconds, plan);
     });
   };
 
@@ -138,14 +150,18 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
     return { request: chartRequest(input), ttlMs };
   });
 
-  route("prices.range", (event) => {
-    const input = coinInput(event, rangeQuerySchema);
-    if ("code" in input) return input;
-    const refused = intervalRefusal("chart", input.interval, plan);
-    if (refused) return refused;
-    const ttlMs = chartMs(rangeTtl(input.from, input.to, input.interval, wallClock()));
-    return { request: rangeRequest(input), ttlMs };
-  });
+  route(
+    "prices.range",
+    (event) => {
+      const input = coinInput(event, rangeQuerySchema);
+      if ("code" in input) return input;
+      const refused = intervalRefusal("chart", input.interval, plan);
+      if (refused) return refused;
+      const ttlMs = chartMs(rangeTtl(input.from, input.to, input.interval, wallClock()));
+      return { request: rangeRequest(input), ttlMs };
+    },
+    false,
+  );
 
   route("prices.ohlc", (event) => {
     const input = coinInput(event, ohlcQuerySchema);
