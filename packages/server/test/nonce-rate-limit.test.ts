@@ -130,6 +130,20 @@ describeDatabases("nonce rate limit", (target) => {
 });
 
 describeDatabases("nonce rate limit settings", (target) => {
+  it("refuses an 11-call auth.nonce batch with 400 before issuing any nonce, limit or not", async () => {
+    const server = await startTestServer(target, { NONCE_RATE_LIMIT: "off" });
+    try {
+      const rows = async () => (await target.database.db.select({ n: count() }).from(siweNonces))[0]?.n;
+      const before = await rows();
+      const paths = Array.from({ length: 11 }, () => "auth.nonce").join(",");
+      const refused = await request(server.baseUrl, "POST", `/trpc/${paths}?batch=1`, { body: {} });
+      expect(refused.status).toBe(400);
+      expect(await rows()).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
     const server = await startTestServer(target, { TRUSTED_PROXIES: "", NONCE_RATE_LIMIT: "3/3600" });
     try {
