@@ -16,6 +16,8 @@ export interface BenchOptions {
   databases: Array<"pglite" | "postgres">;
   /** PostgreSQL admin URL; the bench creates and drops its own database through it. */
   postgresUrl: string;
+  /** Redis for the proxy's shared-state variant (`proxy-redis-prices`); under its own `keyport:bench:` keys. */
+  redisUrl: string;
   /** Writes a V8 CPU profile of every server child into this folder when set. */
   cpuProfDir: string | undefined;
   /** LOG_LEVEL given to the Keyport server and proxy children (their stdout goes to /dev/null). */
@@ -36,6 +38,7 @@ const USAGE = `Usage: pnpm bench [-- options]
   --connections <n>     load generator connections (default 50)
   --db <list>           pglite,postgres (default both)
   --postgres <url>      admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --redis <url>         Redis of the proxy-redis-prices run (default $BENCH_REDIS_URL or redis://127.0.0.1:6379)
   --cpu-prof <dir>      write a .cpuprofile of each server child into <dir>
   --log-level <level>   LOG_LEVEL of the Keyport children (default info)
   --tree <dir>          run packages/* from another checkout (e.g. a candidate fix); default this one
@@ -55,6 +58,7 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
     only: [],
     databases: ["pglite", "postgres"],
     postgresUrl: env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    redisUrl: env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
     cpuProfDir: undefined,
     logLevel: "info",
     tree: undefined,
@@ -102,6 +106,9 @@ export function parseOptions(argv: readonly string[], env: Record<string, string
         break;
       case "--postgres":
         options.postgresUrl = value();
+        break;
+      case "--redis":
+        options.redisUrl = value();
         break;
       case "--cpu-prof":
         options.cpuProfDir = value();

@@ -11,6 +11,7 @@ const latency = (value: number | null | undefined) =>
 
 function verdict(result: ScenarioResult): string {
   if (result.status !== "measured") return result.status;
+  if (result.pass === null) return "-";
   return result.pass ? "PASS" : "MISS";
 }
 

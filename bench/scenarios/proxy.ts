@@ -6,6 +6,7 @@ import { measureTtfbAlternating } from "../lib/ttfb.js";
 import type { ScenarioContext, ScenarioModule } from "./types.js";
 
 const PRICES: Target = { kind: "ratio", min: 0.7 };
+const PRICES_REDIS: Target = { kind: "report", label: "reported beside proxy-prices" };
 const CHAT: Target = { kind: "overhead", maxMs: 5 };
 const PRICES_PATH = "/api/prices/simple?ids=bitcoin,ethereum&vs_currencies=usd,eur";
 const CHAT_BODY = JSON.stringify({ messages: [{ role: "user", content: "What moved ETH today?" }] });
@@ -19,33 +20,73 @@ function ttfbSummary(name: string, samples: readonly number[]) {
   return { name, rps, p50, p99, rounds: [{ rps, p50, p99 }], failures: 0 };
 }
 
-async function runPrices(ctx: ScenarioContext, proxy: ServerChild, results: ScenarioResult[]): Promise<void> {
+/** A cached-price contestant: which proxy, and the row it makes. */
+interface PricesRun {
+  name: string;
+  label: string;
+  target: Target;
+  proxy: ServerChild;
+  note?: string;
+}
+
+async function runPrices(ctx: ScenarioContext, run: PricesRun, results: ScenarioResult[]): Promise<void> {
   const baseline = await startBenchServer("bare-h3", ctx.children);
   try {
     // One request fills the cache; every measured request is then a hit.
-    const first = await fetch(proxy.url + PRICES_PATH);
+    const first = await fetch(run.proxy.url + PRICES_PATH);
     await first.arrayBuffer();
     if (first.status !== 200) throw new Error(`proxy answered ${first.status} to the price request`);
-    ctx.log("proxy-prices: cached /api/prices/simple");
+    ctx.log(`${run.name}: cached /api/prices/simple`);
     const rounds = await ctx.alternateRun([
       { key: "bare h3 constant JSON", spec: { url: baseline.url + PRICES_PATH } },
-      { key: "proxy prices (cached)", spec: { url: proxy.url + PRICES_PATH } },
+      { key: run.label, spec: { url: run.proxy.url + PRICES_PATH } },
     ]);
     results.push(
       judge({
-        name: "proxy-prices",
+        name: run.name,
         database: null,
-        target: PRICES,
-        scenario: summarize(
-          "proxy GET /api/prices/simple (cache hit)",
-          rounds.get("proxy prices (cached)") ?? [],
-        ),
+        target: run.target,
+        scenario: summarize(`proxy GET /api/prices/simple (${run.label})`, rounds.get(run.label) ?? []),
         baseline: summarize("bare h3 constant JSON", rounds.get("bare h3 constant JSON") ?? []),
-        rssMb: await proxy.rssMb(),
+        rssMb: await run.proxy.rssMb(),
+        note: run.note,
       }),
     );
   } finally {
     await baseline.stop();
+  }
+}
+
+/**
+ * The same cached hit on a proxy with REDIS_URL: the per-IP limit is a Redis script per request and
+ * a copy lives in the process's LRU in front of Redis. Reported beside proxy-prices, not judged
+ * (DECISIONS: the 0.7 target is measured without Redis).
+ */
+async function runPricesRedis(
+  ctx: ScenarioContext,
+  coingecko: ServerChild,
+  results: ScenarioResult[],
+): Promise<void> {
+  const proxy = await startDashboardProxy(ctx.children, {
+    ...proxyEnv(coingecko),
+    REDIS_URL: ctx.options.redisUrl,
+    // Fixed, so repeated runs reuse (and expire) the same few keys instead of adding new ones.
+    REDIS_KEY_PREFIX: "keyport:bench:",
+  });
+  try {
+    await runPrices(
+      ctx,
+      {
+        name: "proxy-redis-prices",
+        label: "proxy prices with Redis (cached)",
+        target: PRICES_REDIS,
+        proxy,
+        note: "REDIS_URL set: per-IP limit in Redis, copy from the in-process LRU",
+      },
+      results,
+    );
+  } finally {
+    await proxy.stop();
   }
 }
 
@@ -78,9 +119,21 @@ async function runChat(
   );
 }
 
-/** The dashboard proxy: cached prices against bare h3, chat TTFB against the agent directly. */
+/** Settings both proxies share: the CoinGecko stand-in, and no per-IP limit in the way. */
+function proxyEnv(coingecko: ServerChild): Record<string, string> {
+  return {
+    COINGECKO_BASE_URL: `${coingecko.url}/api/v3`,
+    COINGECKO_API_KEY: "bench-coingecko-key",
+    // The start-up /ping is not what is measured (the stand-in answers only /simple/price).
+    COINGECKO_STARTUP_CHECK: "off",
+    // The load comes from one address; the per-IP limit must not be what is measured.
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+  };
+}
+
+/** The dashboard proxy: cached prices against bare h3 (also with Redis), chat TTFB against the agent directly. */
 export const proxyScenarios: ScenarioModule = {
-  names: ["proxy-prices", "proxy-chat-ttfb"],
+  names: ["proxy-prices", "proxy-redis-prices", "proxy-chat-ttfb"],
   async run(ctx) {
     const results: ScenarioResult[] = [];
     const coingecko = await startBenchServer("coingecko", ctx.children);
@@ -88,18 +141,21 @@ export const proxyScenarios: ScenarioModule = {
     let proxy: ServerChild | undefined;
     try {
       proxy = await startDashboardProxy(ctx.children, {
-        COINGECKO_BASE_URL: `${coingecko.url}/api/v3`,
-        COINGECKO_API_KEY: "bench-coingecko-key",
+        ...proxyEnv(coingecko),
         AGENT_URL: `${agent.url}/chat`,
         AGENT_API_KEY: "bench-agent-key",
-        // The load comes from one address; the per-IP limit must not be what is measured.
-        RATE_LIMIT_PER_MINUTE: "1000000000",
         // No sessions in the bench: chat's own relay is what is measured.
         CHAT_ACCESS: "public",
       });
       const started = proxy;
+      const cached = { name: "proxy-prices", label: "proxy prices (cached)", target: PRICES, proxy: started };
       const steps = [
-        { name: "proxy-prices", target: PRICES, run: () => runPrices(ctx, started, results) },
+        { name: "proxy-prices", target: PRICES, run: () => runPrices(ctx, cached, results) },
+        {
+          name: "proxy-redis-prices",
+          target: PRICES_REDIS,
+          run: () => runPricesRedis(ctx, coingecko, results),
+        },
         { name: "proxy-chat-ttfb", target: CHAT, run: () => runChat(ctx, started, agent, results) },
       ];
       for (const step of steps) {
