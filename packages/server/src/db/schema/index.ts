@@ -1,6 +1,8 @@
 // Every table drizzle knows about; drizzle-kit reads this file to generate migrations.
 export { type ApiKeyRow, apiKeys } from "./api-keys.js";
+export { keyEvents } from "./key-events.js";
 export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
 export { usageHourly } from "./usage.js";
 export { usageDaily } from "./usage-daily.js";
+export { walletLimits } from "./wallet-limits.js";

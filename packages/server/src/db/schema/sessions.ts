@@ -10,5 +10,8 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
   },
-  (table) => [index("sessions_wallet_idx").on(table.wallet)],
+  (table) => [
+    index("sessions_wallet_idx").on(table.wallet),
+    index("sessions_expires_at_idx").on(table.expiresAt),
+  ],
 );

@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The audit trail (issue 12): one row per key creation, update, roll and revocation, and per
+ * sign-in and sign-out, newest first by `id` (a sequence: exact order, cheap cursors). `changes`
+ * says what changed (field names and their new public values, never a secret, token or hash).
+ * `key_id` is null for session events.
+ */
+export const keyEvents = pgTable(
+  "key_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    wallet: text("wallet").notNull(),
+    keyId: text("key_id"),
+    action: text("action").notNull(),
+    at: timestamp("at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    changes: jsonb("changes").notNull().default(sql`'{}'::jsonb`),
+  },
+  (table) => [
+    index("key_events_wallet_id_idx").on(table.wallet, sql`${table.id} desc`),
+    check(
+      "key_events_action_check",
+      sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'session.created', 'session.ended')`,
+    ),
+  ],
+);
