@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
+import { createBufferedStdout } from "./buffered-stdout.js";
 
 /**
  * Paths censored in every log line. We never log headers, bodies or settings, so these are a
@@ -33,20 +34,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 
 let shared: DestinationStream | undefined;
 
-// Lines are written once 4 KiB are waiting, or at the latest this long after they were logged.
-const FLUSH_MS = 1_000;
-
-/**
- * Standard output for both loggers: one buffered asynchronous writer (a write per access line was 6%
- * of a cached request's CPU), shared so the two loggers' lines never interleave. A line waits at most
- * a second; pino flushes the rest synchronously when the process exits.
- */
+/** Standard output for both loggers: one buffered writer, so their lines never interleave. */
 function stdout(): DestinationStream {
-  if (shared === undefined) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: 4_096 });
-    setInterval(() => destination.flush(), FLUSH_MS).unref();
-    shared = destination;
-  }
+  shared ??= createBufferedStdout({ chunkChars: 16_384, flushMs: 1_000 });
   return shared;
 }
 
