@@ -31,6 +31,8 @@ beforeAll(async () => {
     UPSTREAM_TIMEOUT_MS: "1000",
     CHAT_HEADER_TIMEOUT_MS: "1000",
     RATE_LIMIT_PER_MINUTE: "1000000",
+    // These tests count the proxy's answers to failures, not the plan's budget (see prices-budget tests).
+    COINGECKO_CALLS_PER_MINUTE: "1000000",
   });
 });
 afterEach(() => {
@@ -119,6 +121,7 @@ describe("market data upstream misbehaving", () => {
       COINGECKO_BASE_URL: `http://127.0.0.1:${port}/api/v3`,
       AGENT_URL: `http://127.0.0.1:${port}/chat`,
       CHAT_ACCESS: "public",
+      COINGECKO_CALLS_PER_MINUTE: "1000000",
     });
     try {
       const prices = await sendRaw(refused.url, { path: freshPrice() });
