@@ -14,6 +14,7 @@ export interface MemoryRateLimiterOptions {
 /** The in-process limiter: always synchronous. */
 export interface MemoryRateLimiter extends RateLimiter {
   consume(keyId: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
+  refund(keyId: string, windowSeconds: number, nowMs: number): void;
   /** Keys currently tracked. */
   readonly size: number;
 }
@@ -71,6 +72,12 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
       const allowed = w.count < limit;
       if (allowed) w.count++;
       return { allowed, limit, remaining: Math.max(0, limit - w.count), resetAt: new Date(w.end) };
+    },
+    refund(keyId, windowSeconds, nowMs) {
+      const w = windows.get(keyId);
+      if (w === undefined || w.windowSeconds !== windowSeconds || w.count === 0) return;
+      if (w.start !== windowStart(nowMs, windowSeconds)) return;
+      w.count--;
     },
   };
 }

@@ -23,6 +23,19 @@ return {1, count}
 
 const CONSUME_SHA = createHash("sha1").update(CONSUME_SCRIPT).digest("hex");
 
+/**
+ * Gives one request back, never below zero and never to a counter that has expired (a missing key
+ * stays missing, so a give-back cannot create a window). KEYS[1] window counter.
+ */
+const REFUND_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+`;
+const REFUND_SHA = createHash("sha1").update(REFUND_SCRIPT).digest("hex");
+
 // Kept past the window end so a process whose clock runs slightly behind still finds the count.
 const EXPIRY_SLACK_MS = 5_000;
 
@@ -39,22 +52,34 @@ export interface RedisRateLimiterOptions {
  */
 export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOptions = {}): RateLimiter {
   const prefix = options.prefix ?? "keyport:rl:";
+  const counter = (keyId: string, windowSeconds: number, start: number) =>
+    `${prefix}${keyId}:${windowSeconds}:${start}`;
+  async function run(script: string, sha: string, key: string, ...args: number[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(sha, 1, key, ...args);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+      return await redis.eval(script, 1, key, ...args);
+    }
+  }
 
   return {
     async consume(keyId, limit, windowSeconds, nowMs): Promise<RateLimitResult> {
       const start = windowStart(nowMs, windowSeconds);
       const end = start + windowSeconds * 1000;
-      const key = `${prefix}${keyId}:${windowSeconds}:${start}`;
       const ttlMs = end - nowMs + EXPIRY_SLACK_MS;
-      let reply: unknown;
-      try {
-        reply = await redis.evalsha(CONSUME_SHA, 1, key, limit, ttlMs);
-      } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-        reply = await redis.eval(CONSUME_SCRIPT, 1, key, limit, ttlMs);
-      }
+      const reply = await run(
+        CONSUME_SCRIPT,
+        CONSUME_SHA,
+        counter(keyId, windowSeconds, start),
+        limit,
+        ttlMs,
+      );
       const [allowed, count] = parseReply(reply);
       return { allowed, limit, remaining: Math.max(0, limit - count), resetAt: new Date(end) };
+    },
+    async refund(keyId, windowSeconds, nowMs): Promise<void> {
+      await run(REFUND_SCRIPT, REFUND_SHA, counter(keyId, windowSeconds, windowStart(nowMs, windowSeconds)));
     },
   };
 }

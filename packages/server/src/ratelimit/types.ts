@@ -23,4 +23,10 @@ export interface RateLimiter {
     windowSeconds: number,
     nowMs: number,
   ): RateLimitResult | Promise<RateLimitResult>;
+  /**
+   * Gives back one request that `consume` allowed at `nowMs` in the same window (a later step of
+   * the same verification refused it). Nothing happens when that window has ended or holds no
+   * request, so a give-back can never raise a later window's headroom.
+   */
+  refund(keyId: string, windowSeconds: number, nowMs: number): void | Promise<void>;
 }

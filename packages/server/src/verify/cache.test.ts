@@ -3,7 +3,15 @@ import { createKeyCache } from "./cache.js";
 import type { KeyRecord } from "./record.js";
 
 function record(id: string): KeyRecord {
-  return { id, wallet: "0xW", name: id, expiresAt: null, revokedAt: null, rateLimit: null };
+  return {
+    id,
+    wallet: "0xW",
+    name: id,
+    expiresAt: null,
+    revokedAt: null,
+    rateLimit: null,
+    walletRateLimit: null,
+  };
 }
 
 describe("key cache", () => {

@@ -28,6 +28,8 @@ export interface KeyCache {
   set(hash: string, record: KeyRecord | null, generation: number): void;
   /** Forgets one key, e.g. after its revoke or roll. */
   invalidate(keyId: string): void;
+  /** Forgets every key of a wallet, e.g. after its wallet-wide limit changed. */
+  invalidateWallet(wallet: string): void;
   /** Forgets everything, e.g. after missing notifications while disconnected. */
   clear(): void;
   readonly size: number;
@@ -42,6 +44,14 @@ export interface KeyCache {
  */
 export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
   const idToHash = new Map<string, string>();
+  // Only the cached keys of each wallet, so a wallet-limit change forgets exactly those.
+  const walletHashes = new Map<string, Set<string>>();
+  const forgetWalletHash = (wallet: string, hash: string): void => {
+    const hashes = walletHashes.get(wallet);
+    if (hashes === undefined) return;
+    hashes.delete(hash);
+    if (hashes.size === 0) walletHashes.delete(wallet);
+  };
   // An injected clock is read on every check (lru-cache otherwise reuses a reading for 1 ms).
   const clock = options.now === undefined ? {} : { perf: { now: options.now }, ttlResolution: 0 };
   const records = new LRUCache<string, KeyRecord>({
@@ -51,6 +61,7 @@ export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
     // Keeps the id index exactly as large as the cache, whatever removes an entry.
     dispose: (record, hash) => {
       if (idToHash.get(record.id) === hash) idToHash.delete(record.id);
+      forgetWalletHash(record.wallet, hash);
     },
   });
   const unknown = new LRUCache<string, true>({
@@ -78,17 +89,30 @@ export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
       }
       records.set(hash, record);
       idToHash.set(record.id, hash);
+      let hashes = walletHashes.get(record.wallet);
+      if (hashes === undefined) {
+        hashes = new Set();
+        walletHashes.set(record.wallet, hashes);
+      }
+      hashes.add(hash);
     },
     invalidate(keyId) {
       generation++;
       const hash = idToHash.get(keyId);
       if (hash !== undefined) records.delete(hash);
     },
+    invalidateWallet(wallet) {
+      generation++;
+      const hashes = walletHashes.get(wallet);
+      if (hashes === undefined) return;
+      for (const hash of [...hashes]) records.delete(hash);
+    },
     clear() {
       generation++;
       records.clear();
       unknown.clear();
       idToHash.clear();
+      walletHashes.clear();
     },
   };
 }

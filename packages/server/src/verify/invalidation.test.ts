@@ -107,6 +107,7 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
       expiresAt: null,
       revokedAt: null,
       rateLimit: null,
+      walletRateLimit: null,
     };
     cache.set("hash_cached", record, cache.generation());
     await writer.begin(async (tx) => {

@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
 import type { KeyCache } from "./cache.js";
 
-/** The NOTIFY channel; its payload is a key id, never a secret. */
+/** The NOTIFY channel; its payload is a key id or `wallet:` + a wallet, never a secret. */
 export const INVALIDATION_CHANNEL = "keyport_key_invalidated";
 
 /** The database handles the bus needs, shaped like the foundation's raw driver. */
@@ -10,8 +10,17 @@ export type InvalidationDriver =
   | { kind: "pglite"; client: Pick<PGlite, "listen" | "query"> }
   | { kind: "postgres"; client: Pick<Sql, "listen" | "notify"> };
 
-/** A key changed (`key`), or notifications may have been missed and everything is suspect (`all`). */
-export type Invalidation = { kind: "key"; keyId: string } | { kind: "all" };
+/** The payload prefix of a wallet-wide change (its limit); key ids start `key_`, so the two never meet. */
+export const WALLET_PAYLOAD_PREFIX = "wallet:";
+
+/**
+ * A key changed (`key`), a wallet's limit changed so all its keys' records are stale (`wallet`), or
+ * notifications may have been missed and everything is suspect (`all`).
+ */
+export type Invalidation =
+  | { kind: "key"; keyId: string }
+  | { kind: "wallet"; wallet: string }
+  | { kind: "all" };
 
 export interface InvalidationBus {
   /** Tells every instance, this one included, to forget `keyId`. */
@@ -43,8 +52,11 @@ export async function createInvalidationBus(
   const emit = (event: Invalidation): void => {
     for (const listener of listeners) listener(event);
   };
-  const onPayload = (keyId: string): void => {
-    if (keyId.length > 0) emit({ kind: "key", keyId });
+  const onPayload = (payload: string): void => {
+    if (payload.startsWith(WALLET_PAYLOAD_PREFIX)) {
+      const wallet = payload.slice(WALLET_PAYLOAD_PREFIX.length);
+      if (wallet.length > 0) emit({ kind: "wallet", wallet });
+    } else if (payload.length > 0) emit({ kind: "key", keyId: payload });
   };
 
   let stop: () => Promise<void>;
@@ -77,10 +89,11 @@ export async function createInvalidationBus(
   };
 }
 
-/** Keeps `cache` in step with the bus: forget a key on `key`, everything on `all`. */
+/** Keeps `cache` in step with the bus: forget a key on `key`, a wallet's keys on `wallet`, everything on `all`. */
 export function connectCacheToBus(cache: KeyCache, bus: InvalidationBus): () => void {
   return bus.subscribe((event) => {
     if (event.kind === "key") cache.invalidate(event.keyId);
+    else if (event.kind === "wallet") cache.invalidateWallet(event.wallet);
     else cache.clear();
   });
 }

@@ -13,6 +13,7 @@ const record = (id: string): KeyRecord => ({
   expiresAt: null,
   revokedAt: null,
   rateLimit: null,
+  walletRateLimit: null,
 });
 
 describe("key changes", () => {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import type { KeyCache } from "./cache.js";
-import { INVALIDATION_CHANNEL } from "./invalidation.js";
+import { INVALIDATION_CHANNEL, WALLET_PAYLOAD_PREFIX } from "./invalidation.js";
 
 /** A drizzle transaction, as `Db.transaction` hands it to its callback. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -9,7 +9,10 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Marks a key as changed inside the running transaction. */
 export type KeyChanged = (keyId: string) => Promise<void>;
 
-/** The one place that tells verifiers a key changed (revoked, rolled). */
+/** Marks a wallet-wide setting (its limit) as changed inside the running transaction: all its keys are stale. */
+export type WalletChanged = (wallet: string) => Promise<void>;
+
+/** The one place that tells verifiers a key (revoked, rolled) or a wallet's limit changed. */
 export interface KeyChanges {
   /**
    * Runs `change` in a transaction. Each id it passes to `keyChanged` is NOTIFYed inside that
@@ -17,7 +20,10 @@ export interface KeyChanges {
    * instance's cache forgets it right after the commit, so its very next verification sees the
    * change without waiting for its own notification to come back.
    */
-  transaction<T>(db: Db, change: (tx: Tx, keyChanged: KeyChanged) => Promise<T>): Promise<T>;
+  transaction<T>(
+    db: Db,
+    change: (tx: Tx, keyChanged: KeyChanged, walletChanged: WalletChanged) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -25,17 +31,28 @@ export interface KeyChanges {
  * of every instance listens to).
  * @example const row = await changes.transaction(db, async (tx, keyChanged) => { ...; await keyChanged(id); return row; });
  */
-export function createKeyChanges(cache: Pick<KeyCache, "invalidate">): KeyChanges {
+export function createKeyChanges(cache: Pick<KeyCache, "invalidate" | "invalidateWallet">): KeyChanges {
   return {
     async transaction(db, change) {
       const changed: string[] = [];
+      const wallets: string[] = [];
       const result = await db.transaction((tx) =>
-        change(tx, async (keyId) => {
-          await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`);
-          changed.push(keyId);
-        }),
+        change(
+          tx,
+          async (keyId) => {
+            await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`);
+            changed.push(keyId);
+          },
+          async (wallet) => {
+            await tx.execute(
+              sql`select pg_notify(${INVALIDATION_CHANNEL}, ${WALLET_PAYLOAD_PREFIX + wallet})`,
+            );
+            wallets.push(wallet);
+          },
+        ),
       );
       for (const keyId of changed) cache.invalidate(keyId);
+      for (const wallet of wallets) cache.invalidateWallet(wallet);
       return result;
     },
   };

@@ -7,6 +7,11 @@ export interface KeyRecord {
   /** May lie in the future: a rolled key's old secret works until the end of its grace period. */
   revokedAt: Date | null;
   rateLimit: { limit: number; windowSeconds: number } | null;
+  /**
+   * The wallet-wide limit (one window shared by all of the wallet's keys), read with the key so a
+   * wallet without one costs nothing extra; null when the wallet has none.
+   */
+  walletRateLimit: { limit: number; windowSeconds: number } | null;
 }
 
 /** The codes of API.md's `Verification`. */

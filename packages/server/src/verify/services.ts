@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
-import { apiKeys } from "../db/schema/index.js";
+import { apiKeys, walletLimits } from "../db/schema/index.js";
 import type { Env } from "../env.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import { errorSummary } from "../logger.js";
@@ -30,7 +30,7 @@ export interface VerificationServices {
   shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
 }
 
-/** Reads the cached projection of a key by its secret's hash. */
+/** Reads the cached projection of a key by its secret's hash, with its wallet's limit (one query). */
 async function loadKeyByHash(database: Database, hash: string): Promise<KeyRecord | null> {
   const [row] = await database.db
     .select({
@@ -41,13 +41,23 @@ async function loadKeyByHash(database: Database, hash: string): Promise<KeyRecor
       revokedAt: apiKeys.revokedAt,
       limit: apiKeys.rateLimitLimit,
       windowSeconds: apiKeys.rateLimitWindowSeconds,
+      walletLimit: walletLimits.rateLimitLimit,
+      walletWindowSeconds: walletLimits.rateLimitWindowSeconds,
     })
     .from(apiKeys)
+    .leftJoin(walletLimits, eq(walletLimits.wallet, apiKeys.wallet))
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row) return null;
-  const { limit, windowSeconds, ...rest } = row;
-  return { ...rest, rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null };
+  const { limit, windowSeconds, walletLimit, walletWindowSeconds, ...rest } = row;
+  return {
+    ...rest,
+    rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null,
+    walletRateLimit:
+      walletLimit !== null && walletWindowSeconds !== null
+        ? { limit: walletLimit, windowSeconds: walletWindowSeconds }
+        : null,
+  };
 }
 
 const NO_USAGE: VerificationServices["usage"] = {

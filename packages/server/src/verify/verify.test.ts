@@ -66,6 +66,7 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
         expiresAt: null,
         revokedAt: null,
         rateLimit: null,
+        walletRateLimit: null,
         ...fields,
       };
       rows.set(hash, record);

@@ -32,6 +32,16 @@ export interface KeyVerifier {
   verify(key: string, deadline?: { readonly aborted: boolean }): Verification | Promise<Verification>;
 }
 
+/** The rate limiter's id of a wallet's shared window; key ids start `key_`, so the two never meet. */
+export function walletWindowId(wallet: string): string {
+  return `wallet:${wallet}`;
+}
+
+/** The window that binds: the one with fewer requests left; on a tie, the wallet's (shared with other keys). */
+function binding(key: RateLimitResult | null, wallet: RateLimitResult): RateLimitResult {
+  return key !== null && key.remaining < wallet.remaining ? key : wallet;
+}
+
 // Shared and frozen: the commonest failure allocates nothing.
 const NOT_FOUND: Verification = Object.freeze({
   valid: false,
@@ -44,8 +54,10 @@ const NOT_FOUND: Verification = Object.freeze({
 
 /**
  * Creates the verifier. Order of outcomes: REVOKED (revokedAt <= now) > EXPIRED
- * (expiresAt <= now) > RATE_LIMITED > VALID; the rate limit is consumed only by a key that is
- * otherwise valid. Every outcome of a known key is counted in the usage buffer; NOT_FOUND never is.
+ * (expiresAt <= now) > RATE_LIMITED > VALID; the rate limits are consumed only by a key that is
+ * otherwise valid: the key's own window first, then its wallet's shared window (only if the key's
+ * allowed it). When the wallet's refuses, the key's gets its request back. `ratelimit` shows the
+ * binding window: the one that refused, else the one with fewer requests left. Every outcome of a known key is counted in the usage buffer; NOT_FOUND never is.
  * Concurrent cache misses for one hash share one database read.
  *
  * @example
@@ -121,20 +133,46 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       return answer(record, "REVOKED", atMs, null, deadline);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
       return answer(record, "EXPIRED", atMs, null, deadline);
-    if (record.rateLimit === null) return answer(record, "VALID", atMs, null, deadline);
-    const result = rateLimiter.consume(
-      record.id,
-      record.rateLimit.limit,
-      record.rateLimit.windowSeconds,
-      atMs,
-    );
-    if ("then" in result) {
-      return result.then(
-        (r) => answer(record, r.allowed ? "VALID" : "RATE_LIMITED", atMs, r, deadline),
-        failed,
-      );
+    const rule = record.rateLimit;
+    if (rule === null) {
+      if (record.walletRateLimit === null) return answer(record, "VALID", atMs, null, deadline);
+      return afterKey(record, null, atMs, deadline);
     }
-    return answer(record, result.allowed ? "VALID" : "RATE_LIMITED", atMs, result, deadline);
+    const result = rateLimiter.consume(record.id, rule.limit, rule.windowSeconds, atMs);
+    if ("then" in result) return result.then((r) => afterKey(record, r, atMs, deadline), failed);
+    return afterKey(record, result, atMs, deadline);
+  }
+
+  // The key's own window has answered (null: the key has none); the wallet's is consumed only
+  // when the key's allowed the request, so a key-limited refusal leaves the wallet window alone.
+  function afterKey(
+    record: KeyRecord,
+    key: RateLimitResult | null,
+    atMs: number,
+    deadline: { readonly aborted: boolean } | undefined,
+  ): Verification | Promise<Verification> {
+    if (key !== null && !key.allowed) return answer(record, "RATE_LIMITED", atMs, key, deadline);
+    const rule = record.walletRateLimit;
+    if (rule === null) return answer(record, "VALID", atMs, key, deadline);
+    const result = rateLimiter.consume(walletWindowId(record.wallet), rule.limit, rule.windowSeconds, atMs);
+    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs, deadline), failed);
+    return afterWallet(record, key, result, atMs, deadline);
+  }
+
+  function afterWallet(
+    record: KeyRecord,
+    key: RateLimitResult | null,
+    wallet: RateLimitResult,
+    atMs: number,
+    deadline: { readonly aborted: boolean } | undefined,
+  ): Verification | Promise<Verification> {
+    if (wallet.allowed) return answer(record, "VALID", atMs, binding(key, wallet), deadline);
+    // The wallet refused: the key's window gets back what this request took from it.
+    const rule = record.rateLimit;
+    const given =
+      key === null || rule === null ? undefined : rateLimiter.refund(record.id, rule.windowSeconds, atMs);
+    if (given === undefined) return answer(record, "RATE_LIMITED", atMs, wallet, deadline);
+    return given.then(() => answer(record, "RATE_LIMITED", atMs, wallet, deadline), failed);
   }
 
   return {
