@@ -1,5 +1,5 @@
 /** The HTTP methods the REST surface uses. */
-export type RestMethod = "GET" | "POST" | "DELETE";
+export type RestMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
  * A procedure's meta: how it appears in the OpenAPI document. The project's own type rather than

@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { walletLimits } from "../db/schema/index.js";
+import type { RateLimit } from "../schemas/api-key.js";
+import type { KeyChanges } from "../verify/key-changes.js";
+
+/** Reads and replaces a wallet's wallet-wide limit. */
+export interface WalletLimitStore {
+  /** The wallet's limit, null when it has none. */
+  get(wallet: string): Promise<RateLimit | null>;
+  /**
+   * Replaces the wallet's limit (`null` removes it) and tells every instance's verifier, which
+   * forgets the wallet's cached keys once the change commits: here at once, elsewhere through
+   * LISTEN/NOTIFY (well within 1 s). Returns the limit now in force.
+   */
+  set(wallet: string, rateLimit: RateLimit | null, now: Date): Promise<RateLimit | null>;
+}
+
+/** Options of {@link createWalletLimitStore}. */
+export interface WalletLimitStoreOptions {
+  db: Db;
+  changes: KeyChanges;
+}
+
+/**
+ * The wallet_limits table behind the limits routes.
+ * @example await store.set(wallet, { limit: 100, windowSeconds: 60 }, new Date());
+ */
+export function createWalletLimitStore({ db, changes }: WalletLimitStoreOptions): WalletLimitStore {
+  return {
+    async get(wallet) {
+      const [row] = await db
+        .select({ limit: walletLimits.rateLimitLimit, windowSeconds: walletLimits.rateLimitWindowSeconds })
+        .from(walletLimits)
+        .where(eq(walletLimits.wallet, wallet))
+        .limit(1);
+      return row ?? null;
+    },
+    set(wallet, rateLimit, now) {
+      return changes.transaction(db, async (tx, _keyChanged, walletChanged) => {
+        if (rateLimit === null) {
+          await tx.delete(walletLimits).where(eq(walletLimits.wallet, wallet));
+        } else {
+          const values = {
+            rateLimitLimit: rateLimit.limit,
+            rateLimitWindowSeconds: rateLimit.windowSeconds,
+            updatedAt: now,
+          };
+          await tx
+            .insert(walletLimits)
+            .values({ wallet, ...values })
+            .onConflictDoUpdate({ target: walletLimits.wallet, set: values });
+        }
+        await walletChanged(wallet);
+        return rateLimit === null ? null : { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds };
+      });
+    },
+  };
+}
