@@ -4,6 +4,7 @@ import type { SignInLog } from "./auth/sign-in-log.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
+import type { EventStore } from "./events/event-store.js";
 import { clientIp, type TrustedProxies } from "./http/client-ip.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { UsageReader } from "./usage/read.js";
@@ -17,6 +18,7 @@ import type { KeyVerifier } from "./verify/verify.js";
  */
 export interface ProcedureServices {
   keys: KeyStore;
+  events: EventStore;
   sessions: SessionStore;
   nonces: NonceStore;
   siwe: SiweChecker;

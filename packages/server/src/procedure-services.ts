@@ -7,6 +7,7 @@ import type { ProcedureServices } from "./context.js";
 import type { Database } from "./db/database.js";
 import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
+import { createEventStore } from "./events/event-store.js";
 import { createKeyStore } from "./keys/key-store.js";
 import { createMemoryRateLimiter } from "./ratelimit/memory.js";
 import { createUsageReader } from "./usage/read.js";
@@ -30,6 +31,7 @@ export function createProcedureServices(
       prefix: env.KEY_PREFIX,
       maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,
     }),
+    events: createEventStore(db),
     sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
     // Nonces draw on the shared Redis counters when there are some; in-process, on a limiter of their
     // own, so a flood of client addresses can never push verification's key windows out of its map.

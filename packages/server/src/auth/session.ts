@@ -2,6 +2,8 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { preparePerDatabase } from "../db/prepared.js";
 import { sessions } from "../db/schema/index.js";
+import { sessionCreatedChanges, sessionEndedChanges } from "../events/changes.js";
+import { insertEventSql } from "../events/record.js";
 import { randomBase62 } from "../keys/base62.js";
 import { hashKey } from "../keys/secret.js";
 
@@ -9,7 +11,8 @@ const TOKEN_PREFIX = "kps_";
 
 /**
  * A new session token: `kps_` + 32 base62 characters. Only its SHA-256 is stored. The session ends
- * after `ttlSeconds`, or at `notAfter` when that comes first.
+ * after `ttlSeconds`, or at `notAfter` when that comes first. The session and its `session.created`
+ * event are inserted by one statement: neither is stored without the other.
  */
 export async function createSession(
   db: Db,
@@ -21,7 +24,17 @@ export async function createSession(
   const token = TOKEN_PREFIX + randomBase62(32);
   const ttlEnd = now.getTime() + ttlSeconds * 1000;
   const expiresAt = new Date(notAfter === undefined ? ttlEnd : Math.min(ttlEnd, notAfter.getTime()));
-  await db.insert(sessions).values({ tokenHash: hashKey(token), wallet, createdAt: now, expiresAt });
+  const columns = [sessions.tokenHash, sessions.wallet, sessions.createdAt, sessions.expiresAt];
+  const event = { wallet, keyId: null, action: "session.created" as const, at: now };
+  await db.execute(
+    sql`with s as (insert into ${sessions} (${sql.join(
+      columns.map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )}) values (${hashKey(token)}, ${wallet}, ${now.toISOString()}, ${expiresAt.toISOString()}) returning 1) ${insertEventSql(
+      { ...event, changes: sessionCreatedChanges(expiresAt) },
+      sql.identifier("s"),
+    )}`,
+  );
   return { token, expiresAt };
 }
 
@@ -54,10 +67,20 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
   return row ?? null;
 }
 
-/** Ends a session; later requests with its token get 401. */
-export async function revokeSession(db: Db, token: string, now = new Date()): Promise<void> {
-  await db
+/**
+ * Ends a session; later requests with its token get 401. The session's wallet gets a
+ * `session.ended` event from the same statement, only when this call ended it.
+ */
+export async function revokeSession(db: Db, wallet: string, token: string, now = new Date()): Promise<void> {
+  const ended = db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.tokenHash, hashKey(token)), isNull(sessions.revokedAt)));
+    .where(
+      and(eq(sessions.tokenHash, hashKey(token)), eq(sessions.wallet, wallet), isNull(sessions.revokedAt)),
+    )
+    .returning({ wallet: sessions.wallet });
+  const event = { wallet, keyId: null, action: "session.ended" as const, at: now };
+  await db.execute(
+    sql`with s as (${ended.getSQL()}) ${insertEventSql({ ...event, changes: sessionEndedChanges() }, sql.identifier("s"))}`,
+  );
 }

@@ -13,8 +13,8 @@ export interface SessionStore {
   create(wallet: string, notAfter?: Date): Promise<{ token: string; expiresAt: Date }>;
   /** The wallet and end of a live (unexpired, not logged out) session, or null. */
   find(token: string): Promise<LiveSession | null>;
-  /** Ends a session; its token gets 401 afterwards. */
-  revoke(token: string): Promise<void>;
+  /** Ends `wallet`'s session of this token (recording `session.ended`); its token gets 401 afterwards. */
+  revoke(wallet: string, token: string): Promise<void>;
 }
 
 /** Single-use sign-in nonces. */
@@ -40,7 +40,7 @@ export function createSessionStore(db: Db, ttlSeconds: number): SessionStore {
   return {
     create: (wallet, notAfter) => createSession(db, wallet, ttlSeconds, notAfter),
     find: (token) => findSession(db, token),
-    revoke: (token) => revokeSession(db, token),
+    revoke: (wallet, token) => revokeSession(db, wallet, token),
   };
 }
 

@@ -1,6 +1,8 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
+import { keyCreatedChanges, keyRevokedChanges, keyRolledChanges } from "../events/changes.js";
+import { insertEventSql, recordEvent } from "../events/record.js";
 import type { RateLimit } from "../schemas/api-key.js";
 import type { KeyChanges, Tx } from "../verify/key-changes.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
@@ -37,43 +39,83 @@ export interface CreateKeyParams {
   now: Date;
 }
 
+/** The SQL of a wallet's advisory lock, held until the transaction ends. */
+function walletLockSql(wallet: string): SQL {
+  return sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${wallet}`}))`;
+}
+
 /**
  * Takes the wallet's advisory lock until the transaction ends. Everything that adds to a wallet's
  * active keys (create, a roll with grace) counts them under it, so concurrent ones cannot overshoot.
  */
 async function lockWallet(tx: Tx, wallet: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${wallet}`}))`);
+  await tx.execute(walletLockSql(wallet));
 }
 
 /** The wallet's active keys at `now`, keys in a roll's grace period included. */
-async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<number> {
-  const [count] = await tx
-    .select({ n: sql<number>`count(*)::int` })
+function activeKeysQuery(tx: Tx, wallet: string, now: Date) {
+  return tx
+    .select({ n: count() })
     .from(apiKeys)
     .where(and(eq(apiKeys.wallet, wallet), statusCondition("active", now)));
-  return count?.n ?? 0;
+}
+
+async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<number> {
+  const [active] = await activeKeysQuery(tx, wallet, now);
+  return active?.n ?? 0;
 }
 
 /**
- * Inserts a key unless the wallet already holds `maxActiveKeys` active ones. The count and the insert
- * run in one transaction under a per-wallet advisory lock, so concurrent creates cannot overshoot.
+ * One statement: inserts the key only while the wallet holds fewer than `maxActiveKeys` active keys,
+ * and its `key.created` event only if the key went in. Returns the inserted row, or nothing at the cap.
+ */
+function insertUnderCap(
+  tx: Tx,
+  params: CreateKeyParams,
+  id: string,
+  secret: { hash: string; start: string },
+) {
+  const { wallet, name, now, expiresAt, rateLimit } = params;
+  const names = [
+    apiKeys.id,
+    apiKeys.wallet,
+    apiKeys.name,
+    apiKeys.hash,
+    apiKeys.start,
+    apiKeys.createdAt,
+    apiKeys.expiresAt,
+    apiKeys.rateLimitLimit,
+    apiKeys.rateLimitWindowSeconds,
+  ].map((column) => sql.identifier(column.name));
+  // Casts: a bare parameter in a select list has no type PostgreSQL could infer.
+  const values = sql`${id}::text, ${wallet}::text, ${name}::text, ${secret.hash}::text, ${secret.start}::text, ${now.toISOString()}::timestamptz, ${expiresAt?.toISOString() ?? null}::timestamptz, ${rateLimit?.limit ?? null}::int, ${rateLimit?.windowSeconds ?? null}::int`;
+  const key = tx
+    .$with("k", getTableColumns(apiKeys))
+    .as(
+      sql`insert into ${apiKeys} (${sql.join(names, sql`, `)}) select ${values} where (${activeKeysQuery(tx, wallet, now)}) < ${params.maxActiveKeys} returning *`,
+    );
+  const event = insertEventSql(
+    { wallet, keyId: id, action: "key.created", at: now, changes: keyCreatedChanges(params) },
+    key,
+  );
+  return tx.with(key, tx.$with("e", {}).as(event)).select().from(key);
+}
+
+/**
+ * Inserts a key, with its `key.created` event, unless the wallet already holds `maxActiveKeys` active
+ * ones. The count, the insert and the event are one statement run after the per-wallet advisory lock
+ * in one transaction, so concurrent creates cannot overshoot and a refused create records nothing.
  */
 export async function createKey(db: Db, params: CreateKeyParams) {
-  return db.transaction(async (tx) => {
+  const secret = newKey(params.prefix);
+  const id = newKeyId();
+  const rows = await db.transaction(async (tx) => {
     await lockWallet(tx, params.wallet);
-    if ((await countActiveKeys(tx, params.wallet, params.now)) >= params.maxActiveKeys) {
-      return { ok: false as const };
-    }
-    const { key, row } = await insertNewKey(tx, params.prefix, {
-      wallet: params.wallet,
-      name: params.name,
-      createdAt: params.now,
-      expiresAt: params.expiresAt,
-      rateLimitLimit: params.rateLimit?.limit ?? null,
-      rateLimitWindowSeconds: params.rateLimit?.windowSeconds ?? null,
-    });
-    return { ok: true as const, key, row };
+    return insertUnderCap(tx, params, id, secret);
   });
+  const [row] = rows;
+  if (!row) return { ok: false as const };
+  return { ok: true as const, key: secret.key, row };
 }
 
 export interface ListKeysParams {
@@ -112,7 +154,8 @@ export async function listKeys(db: Db, params: ListKeysParams) {
 /**
  * Revokes a key of this wallet now; a key already revoked is returned unchanged (idempotent).
  * The revocation is announced through `changes`, so every instance's cache forgets the key once
- * (and only if) it commits, this one's before the call returns.
+ * (and only if) it commits, this one's before the call returns. A revocation records its
+ * `key.revoked` event in the same transaction; an idempotent repeat records nothing.
  * @returns null when the wallet has no such key.
  */
 export async function revokeKey(
@@ -128,6 +171,13 @@ export async function revokeKey(
       .where(and(owned, notRevoked(params.now)))
       .returning();
     if (updated) {
+      await recordEvent(tx, {
+        wallet: updated.wallet,
+        keyId: updated.id,
+        action: "key.revoked",
+        at: params.now,
+        changes: keyRevokedChanges(params.now),
+      });
       await keyChanged(updated.id);
       return updated;
     }
@@ -152,7 +202,8 @@ export interface RollKeyParams {
  * `changes` so cached copies pick up the new `revokedAt`. With a grace period both keys are active
  * for a while, so the roll is refused (`cap`) when the wallet already holds `maxActiveKeys` active
  * keys, counted under the same per-wallet lock as create; a roll without grace swaps one active key
- * for another and is always allowed.
+ * for another and is always allowed. The roll's `key.rolled` event (on the old key) is recorded in
+ * the same transaction.
  */
 export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams) {
   return changes.transaction(db, async (tx, keyChanged) => {
@@ -189,6 +240,17 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
       rolledFrom: old.id,
     });
     if (!previous) throw new Error("roll updated no row");
+    await recordEvent(tx, {
+      wallet: old.wallet,
+      keyId: old.id,
+      action: "key.rolled",
+      at: params.now,
+      changes: keyRolledChanges({
+        newKeyId: row.id,
+        revokedAt: revokeAt,
+        gracePeriodSeconds: params.gracePeriodSeconds,
+      }),
+    });
     await keyChanged(old.id);
     return { ok: true as const, key, row, previous };
   });

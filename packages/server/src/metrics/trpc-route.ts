@@ -19,6 +19,7 @@ const PROCEDURES: Record<ProcedurePath, true> = {
   "keys.roll": true,
   "keys.verify": true,
   "usage.get": true,
+  "events.list": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../trpc.js";
 import { authRouter } from "./auth.js";
+import { eventsRouter } from "./events.js";
 import { keysRouter } from "./keys.js";
 import { usageRouter } from "./usage.js";
 
@@ -7,6 +8,7 @@ import { usageRouter } from "./usage.js";
 export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
+  events: eventsRouter,
   usage: usageRouter,
 });
 

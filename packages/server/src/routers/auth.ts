@@ -109,7 +109,7 @@ export const authRouter = router({
     .input(noInput)
     .output(logoutOutput)
     .mutation(async ({ ctx }) => {
-      await ctx.sessions.revoke(ctx.bearerToken);
+      await ctx.sessions.revoke(ctx.wallet, ctx.bearerToken);
       return { ok: true as const };
     }),
 });

@@ -3,10 +3,12 @@ import type { HttpPolicy } from "../procedure-meta.js";
 import { createKeyInput, listKeysInput, revokeKeyInput, rollKeyInput } from "../schemas/api-key.js";
 import { verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
+import { listEventsInput } from "../schemas/key-event.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
+import { eventsHttp } from "./events.js";
 import { keysHttp } from "./keys.js";
 import { usageHttp } from "./usage.js";
 
@@ -49,4 +51,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
+  restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
 ];

@@ -1,0 +1,64 @@
+import type { RateLimit } from "../schemas/api-key.js";
+
+/** Every action the audit trail records (the table's CHECK constraint holds the same list). */
+export const KEY_EVENT_ACTIONS = [
+  "key.created",
+  "key.updated",
+  "key.rolled",
+  "key.revoked",
+  "session.created",
+  "session.ended",
+] as const;
+
+export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
+
+/** A JSON value as `changes` stores it (times as ISO-8601 strings). */
+export type ChangeValue = string | number | boolean | null | { [field: string]: ChangeValue } | ChangeValue[];
+
+/** What an event changed: field names and their new public values. */
+export type EventChanges = Record<string, ChangeValue>;
+
+// The one place that decides what an event says. Each builder takes only public fields, so a
+// secret, hash, token, SIWE message or signature has no parameter through which to reach the trail.
+
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+/** `key.created`: the fields the caller chose. */
+export function keyCreatedChanges(key: {
+  name: string;
+  expiresAt: Date | null;
+  rateLimit: RateLimit | null;
+}): EventChanges {
+  return { name: key.name, expiresAt: iso(key.expiresAt), rateLimit: key.rateLimit };
+}
+
+/**
+ * `key.rolled`, recorded on the rolled (old) key: the new key's id, when the old key is or will be
+ * revoked (now plus the grace period, or its expiry if sooner), and the grace period asked for.
+ */
+export function keyRolledChanges(roll: {
+  newKeyId: string;
+  revokedAt: Date;
+  gracePeriodSeconds: number;
+}): EventChanges {
+  return {
+    rolledTo: roll.newKeyId,
+    revokedAt: roll.revokedAt.toISOString(),
+    gracePeriodSeconds: roll.gracePeriodSeconds,
+  };
+}
+
+/** `key.revoked`: when. */
+export function keyRevokedChanges(revokedAt: Date): EventChanges {
+  return { revokedAt: revokedAt.toISOString() };
+}
+
+/** `session.created` (a sign-in): when the session ends. Never its token, message or signature. */
+export function sessionCreatedChanges(expiresAt: Date): EventChanges {
+  return { expiresAt: expiresAt.toISOString() };
+}
+
+/** `session.ended` (a sign-out): nothing beyond the event's own time. */
+export function sessionEndedChanges(): EventChanges {
+  return {};
+}

@@ -1,0 +1,36 @@
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { preparePerDatabase } from "../db/prepared.js";
+import { keyEvents } from "../db/schema/index.js";
+import { encodeEventCursor } from "./cursor.js";
+
+// Every page, the first one included (below the largest id there can be), is this one statement.
+const page = preparePerDatabase((db) =>
+  db
+    .select()
+    .from(keyEvents)
+    .where(and(eq(keyEvents.wallet, sql.placeholder("wallet")), lt(keyEvents.id, sql.placeholder("before"))))
+    .orderBy(desc(keyEvents.id))
+    .limit(sql.placeholder("take"))
+    .prepare("key_events_page"),
+);
+
+export interface ListEventsParams {
+  wallet: string;
+  limit: number;
+  /** List events older than this id (a decoded cursor); null for the first page. */
+  before: number | null;
+}
+
+/** One page of a wallet's events, newest first, with the cursor of the next page (null at the end). */
+export async function listEvents(db: Db, params: ListEventsParams) {
+  // One row past the page tells whether another page follows.
+  const rows = await page(db).execute({
+    wallet: params.wallet,
+    before: params.before ?? Number.MAX_SAFE_INTEGER,
+    take: params.limit + 1,
+  });
+  const events = rows.slice(0, params.limit);
+  const last = events.at(-1);
+  return { rows: events, nextCursor: rows.length > params.limit && last ? encodeEventCursor(last.id) : null };
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { KEY_EVENT_ACTIONS } from "../events/changes.js";
+import { keyId, timestamp, walletInput } from "./common.js";
+
+/** What an event records. */
+export const keyEventAction = z.enum(KEY_EVENT_ACTIONS);
+
+/** One audit event as events.list returns it. */
+export const keyEvent = z
+  .object({
+    id: z.string().meta({ description: "Event id (a decimal number, larger for newer events)" }),
+    action: keyEventAction,
+    keyId: keyId.nullable().meta({ description: "The key acted on; null for session events" }),
+    at: timestamp,
+    changes: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}. Never a secret, hash, session token, message or signature.",
+    }),
+  })
+  .meta({ id: "KeyEvent" });
+
+export const listEventsInput = z.object({
+  wallet: walletInput,
+  limit: z.number().int().min(1).max(100).default(50),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "Opaque cursor from a previous page's nextCursor" }),
+});
+
+export const listEventsOutput = z.object({
+  events: z.array(keyEvent),
+  nextCursor: z
+    .string()
+    .nullable()
+    .meta({ description: "Pass as `cursor` for the next page; null at the end" }),
+});
+
+export type KeyEvent = z.infer<typeof keyEvent>;
