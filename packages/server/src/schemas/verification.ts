@@ -13,7 +13,7 @@ export const verifyKeyInput = z.object({
     .meta({ description: "The secret key to check, as the backend received it", example: "kp_…" }),
 });
 
-/** The state of the key's rate-limit window after this verification. */
+/** The state of the binding rate-limit window (the key's or its wallet's) after this verification. */
 export const verificationRateLimit = z
   .object({
     limit: z.number().int(),
@@ -31,7 +31,8 @@ export const verification = z
     wallet: wallet.nullable().meta({ description: "The key's owner; null for NOT_FOUND" }),
     expiresAt: timestamp.nullable(),
     ratelimit: verificationRateLimit.nullable().meta({
-      description: "null when the key has no rate limit, or it was not consulted (REVOKED, EXPIRED)",
+      description:
+        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED)",
     }),
   })
   .meta({ id: "Verification" });
