@@ -7,6 +7,7 @@ import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
 import { clientIp, type TrustedProxies } from "./http/client-ip.js";
 import type { KeyStore } from "./keys/key-store.js";
+import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/services.js";
 import type { KeyVerifier } from "./verify/verify.js";
@@ -19,6 +20,7 @@ import type { KeyVerifier } from "./verify/verify.js";
 export interface ProcedureServices {
   keys: KeyStore;
   events: EventStore;
+  limits: WalletLimitStore;
   sessions: SessionStore;
   nonces: NonceStore;
   siwe: SiweChecker;

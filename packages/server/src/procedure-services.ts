@@ -9,6 +9,7 @@ import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
 import { createKeyStore } from "./keys/key-store.js";
+import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
 import { createMemoryRateLimiter } from "./ratelimit/memory.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/key-changes.js";
@@ -32,6 +33,7 @@ export function createProcedureServices(
       maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,
     }),
     events: createEventStore(db),
+    limits: createWalletLimitStore({ db, changes: createKeyChanges(verification.cache) }),
     sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
     // Nonces draw on the shared Redis counters when there are some; in-process, on a limiter of their
     // own, so a flood of client addresses can never push verification's key windows out of its map.

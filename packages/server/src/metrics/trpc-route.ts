@@ -20,6 +20,8 @@ const PROCEDURES: Record<ProcedurePath, true> = {
   "keys.verify": true,
   "usage.get": true,
   "events.list": true,
+  "limits.get": true,
+  "limits.set": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

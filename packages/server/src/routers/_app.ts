@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../trpc.js";
 import { authRouter } from "./auth.js";
 import { eventsRouter } from "./events.js";
 import { keysRouter } from "./keys.js";
+import { limitsRouter } from "./limits.js";
 import { usageRouter } from "./usage.js";
 
 /** Every procedure the server serves, over tRPC at /trpc and (those in routers/rest.ts) as REST. */
@@ -9,6 +10,7 @@ export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
   events: eventsRouter,
+  limits: limitsRouter,
   usage: usageRouter,
 });
 

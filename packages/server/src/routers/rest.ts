@@ -6,10 +6,12 @@ import { noInput } from "../schemas/common.js";
 import { listEventsInput } from "../schemas/key-event.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
+import { getWalletLimitsInput, setWalletLimitsInput } from "../schemas/wallet-limits.js";
 import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { keysHttp } from "./keys.js";
+import { limitsHttp } from "./limits.js";
 import { usageHttp } from "./usage.js";
 
 /** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
@@ -52,4 +54,6 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
+  restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),
+  restRoute(limitsHttp.set, setWalletLimitsInput, (caller, input) => caller.limits.set(input)),
 ];
