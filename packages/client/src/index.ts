@@ -47,4 +47,12 @@ export {
 export { type KeyportSession, type SignInOptions, type SiweSigner, signIn } from "./sign-in.js";
 export { toKeyportError } from "./trpc-error.js";
 // Server types
-export type { ApiKey, AppRouter, RouterInputs, RouterOutputs, Usage, Verification } from "./types.js";
+export type {
+  ApiKey,
+  AppRouter,
+  KeyEvent,
+  RouterInputs,
+  RouterOutputs,
+  Usage,
+  Verification,
+} from "./types.js";

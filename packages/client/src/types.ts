@@ -17,5 +17,8 @@ export type ApiKey = RouterOutputs["keys"]["list"]["keys"][number];
 /** What `keys.verify` answers for a key: `valid`, `code`, owner, expiry and rate-limit state. */
 export type Verification = RouterOutputs["keys"]["verify"];
 
+/** One audit event of `events.list`: a key change, sign-in or sign-out, and its public `changes`. */
+export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
+
 /** A wallet's usage over a range: totals, per key and a zero-filled series, by outcome. */
 export type Usage = RouterOutputs["usage"]["get"];
