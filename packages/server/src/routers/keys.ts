@@ -182,7 +182,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "Verify a key (for backends)",
         description:
-          "No session: the key is the credential. Always 200 with a `Verification` whose `code` is VALID, NOT_FOUND (unknown, malformed or failed checksum: no database query), REVOKED, EXPIRED or RATE_LIMITED (checked in that order; only a key that is otherwise valid consumes its rate limit, and a rejected request consumes nothing). Every outcome of a known key counts in its usage. A revoked key fails from the next request on this instance and within about 1 second on other instances. Answers carry `Cache-Control: no-store`. 400 only when the body is not `{ key: string }` (at most 256 characters).",
+          "No session: the key is the credential. Always 200 with a `Verification` whose `code` is VALID, NOT_FOUND (unknown, malformed or failed checksum: no database query), REVOKED, EXPIRED or RATE_LIMITED (checked in that order; only a key that is otherwise valid consumes its rate limit: its own window, then its wallet's (see PUT /api-keys/{wallet}/limits), and a rejected request consumes neither). `ratelimit` shows the binding window: the one that refused, else the one with fewer requests left. Every outcome of a known key counts in its usage. A revoked key fails from the next request on this instance and within about 1 second on other instances. Answers carry `Cache-Control: no-store`. 400 only when the body is not `{ key: string }` (at most 256 characters).",
       }),
     )
     .input(verifyKeyInput)
