@@ -110,8 +110,14 @@ export async function createKey(db: Db, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
   const rows = await db.transaction(async (tx) => {
-    await lockWallet(tx, params.wallet);
-    return insertUnderCap(tx, params, id, secret);
+    // Pipelined: both statements leave together, the lock first. A transaction's queries go out on
+    // its one connection in the order they are started, and PostgreSQL runs them in that order, so
+    // the insert's snapshot (and its count) is taken once the lock is held. One round trip, not two,
+    // while the transaction holds a pool connection.
+    const locked = tx.execute(walletLockSql(params.wallet)).execute();
+    const inserted = insertUnderCap(tx, params, id, secret).execute();
+    const [, insertedRows] = await Promise.all([locked, inserted]);
+    return insertedRows;
   });
   const [row] = rows;
   if (!row) return { ok: false as const };
