@@ -193,6 +193,26 @@ describeDatabases("audit events", (target) => {
     expect(JSON.stringify(other.body)).not.toContain("session.created");
   });
 
+  it("is in the OpenAPI document with its statuses and the KeyEvent schema", async () => {
+    const { status, body } = await request(server.baseUrl, "GET", "/openapi.json");
+    expect(status).toBe(200);
+    const document = body as {
+      paths: Record<string, { get?: { responses: Record<string, unknown>; description: string } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operation = document.paths["/api-keys/{wallet}/events"]?.get;
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "500",
+      "503",
+    ]);
+    expect(operation?.description).toContain("never a secret");
+    expect(document.components.schemas.KeyEvent).toBeDefined();
+  });
+
   it("refuses a bad limit or cursor with 400", async () => {
     const session = await signIn(server.baseUrl);
     const keyListCursor = Buffer.from(
