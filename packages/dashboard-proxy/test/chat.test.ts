@@ -216,8 +216,18 @@ describe("chat relay from a plain-text agent (AGENT_PROTOCOL=text)", () => {
   it("relays each chunk of the body as a delta and passes sessionId and the system prompt through", async () => {
     await start({ AGENT_PROTOCOL: "text", AGENT_MODEL: "ignored", AGENT_SYSTEM_PROMPT: "Be brief." });
     agent.behave({ kind: "stream", first: "Hello, ", rest: "world." });
-    const res = await chatToTheEnd();
-    expect(res.text).toBe(delta("Hello, ") + delta("world.") + DONE);
+    const res = await proxy.open(CHAT, json(body));
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error("no body");
+    // Each read of the agent's body is one delta: the rest is released only once the first was relayed
+    // (released earlier, both pieces may arrive in one read and make one delta).
+    expect(await readChunk(reader)).toBe(delta("Hello, "));
+    agent.release();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += new TextDecoder().decode(chunk.value);
+    }
+    expect(rest).toBe(delta("world.") + DONE);
     expect(JSON.parse(agent.calls[0]?.body ?? "")).toEqual({
       messages: [{ role: "system", content: "Be brief." }, question],
       sessionId: "s_1",
