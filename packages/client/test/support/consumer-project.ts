@@ -104,5 +104,5 @@ export const WRONG_SCRIPT = `import { createDashboardClient, createKeyportClient
 const keyport = createKeyportClient({ url: "http://127.0.0.1:1/trpc" });
 await keyport.keys.create.mutate({ name: 42 });
 const dashboard = createDashboardClient({ baseUrl: "" });
-await dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "2" });
+await dashboard.prices.chart("bitcoin", { vs_currency: "usd", days: "7", interval: "weekly" });
 `;
