@@ -45,10 +45,15 @@ const attacks: Attack[] = [
     (message) => message.replace("Version: 1\nChain ID: 1", "Chain ID: 1\nVersion: 1"),
   ],
   [
-    "a lower-case (not EIP-55) address",
+    "an address with one letter in the wrong case (not EIP-55)",
     "checksum",
     (message) =>
-      message.replace(/\n(0x[0-9a-fA-F]{40})\n/, (_, address: string) => `\n${address.toLowerCase()}\n`),
+      // One letter's case flipped: a lower-cased address can happen to be the EIP-55 form.
+      message.replace(/\n0x([0-9a-fA-F]{40})\n/, (_, hex: string) => {
+        const at = hex.search(/[a-fA-F]/);
+        const flipped = hex[at] === hex[at]?.toLowerCase() ? hex[at]?.toUpperCase() : hex[at]?.toLowerCase();
+        return `\n0x${hex.slice(0, at)}${flipped}${hex.slice(at + 1)}\n`;
+      }),
   ],
   ["a URI on another host", "uri", (message) => message, { uri: "http://evil.example/login" }],
   ["a URI on another port", "uri", (message) => message, { uri: "http://localhost:8080/login" }],
