@@ -20,7 +20,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], s
   415: "Body is not application/json (`UNSUPPORTED_MEDIA_TYPE`)",
   429: "Too many requests from this client address (`TOO_MANY_REQUESTS`); `Retry-After` says how many seconds to wait",
   500: "Unexpected error (`INTERNAL_SERVER_ERROR`); never carries details",
-  503: "The database is unreachable (`SERVICE_UNAVAILABLE`); retry shortly",
+  503: "The database is unreachable, or a dependency did not answer within the 5 s request deadline (`SERVICE_UNAVAILABLE`); retry shortly",
 };
 
 export interface OpenApiDocumentOptions {
