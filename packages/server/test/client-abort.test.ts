@@ -1,11 +1,11 @@
 import { connect } from "node:net";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
+import { logSink } from "./support/log-sink.js";
 import { parsePrometheus } from "./support/prometheus.js";
 
 // Issue 10: a client that resets or closes mid-body was logged as "database unavailable" (warn, 503)
@@ -20,12 +20,7 @@ interface LogEntry {
 
 describe("a client that leaves mid-body", () => {
   const lines: LogEntry[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const sink = logSink(lines, (line) => JSON.parse(line));
   let database: Database;
   let app: App;
   let port: number;

@@ -1,5 +1,4 @@
 import { createServer } from "node:net";
-import { Writable } from "node:stream";
 import type { Address, Hex } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 import { EVM_CHAIN_ID, type Evm, startEvm } from "./support/evm.js";
+import { logSink } from "./support/log-sink.js";
 import { request } from "./support/server.js";
 import { fetchNonce, newAccount } from "./support/siwe.js";
 
@@ -21,12 +21,7 @@ interface LoggedApp {
 
 async function startLoggedApp(database: Database, env: Record<string, string>): Promise<LoggedApp> {
   const logs: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
+  const sink = logSink(logs, (line) => JSON.parse(line));
   const app: App = await createApp(parseEnv({ DATABASE_URL: "memory:", NONCE_RATE_LIMIT: "off", ...env }), {
     database,
     logger: createLogger("info", sink),

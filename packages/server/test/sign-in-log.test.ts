@@ -1,21 +1,16 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
+import { logSink } from "./support/log-sink.js";
 import { request } from "./support/server.js";
 import { buildSiweMessage, fetchNonce, newAccount, type SiweOverrides } from "./support/siwe.js";
 
 describe("refused sign-ins", () => {
   const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split("\n").filter(Boolean));
-      done();
-    },
-  });
+  const sink = logSink(lines);
   let database: Database;
   let app: App;
   let baseUrl: string;

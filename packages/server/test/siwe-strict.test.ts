@@ -1,9 +1,9 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
+import { logSink } from "./support/log-sink.js";
 import { request } from "./support/server.js";
 import { buildSiweMessage, fetchNonce, newAccount, postVerify, type SiweOverrides } from "./support/siwe.js";
 
@@ -71,12 +71,7 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
   let app: App;
   let baseUrl: string;
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(...chunk.toString().split("\n").filter(Boolean));
-        done();
-      },
-    });
+    const sink = logSink(logLines);
     app = await createApp(parseEnv({ DATABASE_URL: target.url, NONCE_RATE_LIMIT: "off" }), {
       database: target.database,
       logger: createLogger("info", sink),

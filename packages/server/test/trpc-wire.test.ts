@@ -1,10 +1,10 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
+import { logSink } from "./support/log-sink.js";
 
 // Issue 10, item 1: malformed superjson on /trpc (no sign-in needed) is a 400, never a 500 that
 // quotes the library, and never an error-level log line.
@@ -30,12 +30,7 @@ PAYLOADS["meta.values 5,000 deep"] = `{"json":{"key":"x"},"meta":{"values":${nes
 
 describe("malformed transformer payloads on /trpc", () => {
   const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split("\n").filter(Boolean));
-      done();
-    },
-  });
+  const sink = logSink(lines);
   let database: Database;
   let app: App;
   let baseUrl: string;

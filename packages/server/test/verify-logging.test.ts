@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
@@ -6,6 +5,7 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 import { createKeyOver } from "./support/keys.js";
+import { logSink } from "./support/log-sink.js";
 import { request } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
@@ -16,12 +16,7 @@ describe("verification logs at debug", () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split("\n").filter(Boolean));
-        done();
-      },
-    });
+    const sink = logSink(lines);
     database = await openTestPglite();
     app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
       database,

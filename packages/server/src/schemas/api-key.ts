@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { keyId, timestamp, timestampInput, wallet, walletInput } from "./common.js";
+import {
+  keyId,
+  nextCursor,
+  pageCursor,
+  pageLimit,
+  timestamp,
+  timestampInput,
+  wallet,
+  walletInput,
+} from "./common.js";
 import { keyName } from "./key-name.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
@@ -48,20 +57,13 @@ export const createKeyOutput = z.object({
 export const listKeysInput = z.object({
   wallet: walletInput,
   status: z.enum(["active", "revoked", "expired", "all"]).default("all"),
-  limit: z.number().int().min(1).max(100).default(50),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({ description: "Opaque cursor from a previous page's nextCursor" }),
+  limit: pageLimit,
+  cursor: pageCursor,
 });
 
 export const listKeysOutput = z.object({
   keys: z.array(apiKey),
-  nextCursor: z
-    .string()
-    .nullable()
-    .meta({ description: "Pass as `cursor` for the next page; null at the end" }),
+  nextCursor,
 });
 
 export const revokeKeyInput = z.object({ id: keyId });

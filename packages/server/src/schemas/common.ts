@@ -43,3 +43,19 @@ export const timestampInput = z
 
 /** The input of a procedure that takes none (REST ignores any body once it is read). */
 export const noInput = z.void();
+
+/** `limit` of a paginated list: 1-100, 50 by default. */
+export const pageLimit = z.number().int().min(1).max(100).default(50);
+
+/** `cursor` of a paginated list: the previous page's `nextCursor`. */
+export const pageCursor = z
+  .string()
+  .max(200)
+  .optional()
+  .meta({ description: "Opaque cursor from a previous page's nextCursor" });
+
+/** `nextCursor` of a paginated list's answer. */
+export const nextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: "Pass as `cursor` for the next page; null at the end" });

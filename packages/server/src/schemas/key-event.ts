@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { KEY_EVENT_ACTIONS } from "../events/changes.js";
-import { keyId, timestamp, walletInput } from "./common.js";
+import { keyId, nextCursor, pageCursor, pageLimit, timestamp, walletInput } from "./common.js";
 
 /** What an event records. */
 export const keyEventAction = z.enum(KEY_EVENT_ACTIONS);
@@ -21,20 +21,13 @@ export const keyEvent = z
 
 export const listEventsInput = z.object({
   wallet: walletInput,
-  limit: z.number().int().min(1).max(100).default(50),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({ description: "Opaque cursor from a previous page's nextCursor" }),
+  limit: pageLimit,
+  cursor: pageCursor,
 });
 
 export const listEventsOutput = z.object({
   events: z.array(keyEvent),
-  nextCursor: z
-    .string()
-    .nullable()
-    .meta({ description: "Pass as `cursor` for the next page; null at the end" }),
+  nextCursor,
 });
 
 export type KeyEvent = z.infer<typeof keyEvent>;
