@@ -15,12 +15,13 @@ import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { ErrorMessage, Loading } from "./ui/Status";
 import "./styles.css";
 
-// Keys is the first view; charts, markets and chat load when first opened (the first-load budget).
+// Keys is the first view; charts, activity, markets and chat load when first opened (the first-load budget).
 const UsageRoute = lazy(() => import("./routes/usage").then((module) => ({ default: module.UsageRoute })));
 const MarketsRoute = lazy(() =>
   import("./routes/markets").then((module) => ({ default: module.MarketsRoute })),
 );
 const CoinRoute = lazy(() => import("./routes/coin").then((module) => ({ default: module.CoinRoute })));
+const EventsRoute = lazy(() => import("./routes/events").then((module) => ({ default: module.EventsRoute })));
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
 
 const COIN_PATH = /^\/markets\/([a-z0-9][a-z0-9._-]{0,99})\/?$/;
@@ -35,6 +36,7 @@ function Routes({ wallet }: { wallet: string }) {
 
   if (home || pathname === "/keys") return <KeysRoute wallet={wallet} />;
   if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
+  if (pathname === "/events") return <EventsRoute wallet={wallet} />;
   if (pathname === "/markets") return <MarketsRoute />;
   const coin = COIN_PATH.exec(pathname);
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;

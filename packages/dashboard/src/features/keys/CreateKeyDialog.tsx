@@ -3,20 +3,26 @@ import { type FormEvent, useState } from "react";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
-import { type CreateKeyFields, parseCreateKeyForm } from "./create-key-form";
+import { parseCreateKeyForm } from "./create-key-form";
+import { KeyFormFields } from "./KeyFormFields";
+import { EMPTY_KEY_FIELDS } from "./key-fields";
 import { SecretReveal } from "./SecretReveal";
 
-const EMPTY: CreateKeyFields = { name: "", limit: "", windowSeconds: "", expiresAt: "" };
-
-/** The "Create key" button and its dialog: name, optional rate limit and expiry, then the secret once. */
+/**
+ * The "Create key" button and its dialog: name, optional rate limit, expiry, permissions, credits and
+ * metadata, then the secret once.
+ */
 export function CreateKeyDialog() {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [fields, setFields] = useState(EMPTY);
+  const [fields, setFields] = useState(EMPTY_KEY_FIELDS);
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutation({
     ...trpc.keys.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() }),
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
+      },
     }),
     // The answer holds the secret: keep it no longer than the dialog shows it.
     gcTime: 0,
@@ -24,7 +30,7 @@ export function CreateKeyDialog() {
 
   function close() {
     setOpen(false);
-    setFields(EMPTY);
+    setFields(EMPTY_KEY_FIELDS);
     setFormError(null);
     create.reset();
   }
@@ -40,8 +46,6 @@ export function CreateKeyDialog() {
     create.mutate(parsed.input);
   }
 
-  const set = (name: keyof CreateKeyFields) => (event: { currentTarget: HTMLInputElement }) =>
-    setFields({ ...fields, [name]: event.currentTarget.value });
   const error = formError ?? (create.isError ? describeError(create.error) : null);
 
   return (
@@ -51,41 +55,10 @@ export function CreateKeyDialog() {
       </button>
       <Dialog open={open} onClose={close} title={create.data ? "Your new key" : "Create key"}>
         {create.data ? (
-          <SecretReveal secret={create.data.key} onDone={close} />
+          <SecretReveal secret={create.data.key} onDone={close} showExample />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
-            <label className="field">
-              <span>Name</span>
-              <input type="text" required maxLength={64} value={fields.name} onChange={set("name")} />
-            </label>
-            <fieldset className="field-group">
-              <legend>Rate limit (optional)</legend>
-              <label className="field">
-                <span>Requests</span>
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  value={fields.limit}
-                  onChange={set("limit")}
-                />
-              </label>
-              <label className="field">
-                <span>Per seconds</span>
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={86_400}
-                  value={fields.windowSeconds}
-                  onChange={set("windowSeconds")}
-                />
-              </label>
-            </fieldset>
-            <label className="field">
-              <span>Expiry (optional)</span>
-              <input type="datetime-local" value={fields.expiresAt} onChange={set("expiresAt")} />
-            </label>
+            <KeyFormFields fields={fields} onChange={setFields} />
             {error ? (
               <p role="alert" className="status-error">
                 {error}

@@ -18,6 +18,9 @@ const base: ApiKey = {
   lastUsedAt: null,
   revokedAt: null,
   rateLimit: { limit: 100, windowSeconds: 60 },
+  permissions: [],
+  credits: null,
+  meta: null,
 };
 
 const now = new Date("2030-02-01T00:00:00Z");
@@ -31,7 +34,7 @@ function renderTable(keys: ApiKey[]) {
 }
 
 describe("KeysTable", () => {
-  it("shows each key's fields and offers Roll and Revoke only where they apply", () => {
+  it("shows each key's fields and offers Edit, Roll and Revoke only where they apply", () => {
     const graceEnd = new Date(now.getTime() + 59 * 60_000 + 30_000);
     renderTable([
       base,
@@ -43,14 +46,41 @@ describe("KeysTable", () => {
     expect(active?.getByRole("rowheader", { name: "ci" })).toBeTruthy();
     expect(active?.getByText("kp_AbCd…")).toBeTruthy();
     expect(active?.getByText("100 / 60 s")).toBeTruthy();
+    expect(active?.getByRole("button", { name: "Edit" })).toBeTruthy();
     expect(active?.getByRole("button", { name: "Roll" })).toBeTruthy();
     expect(active?.getByRole("button", { name: "Revoke" })).toBeTruthy();
 
     expect(rolled?.getByText("revoking in 59 min")).toBeTruthy();
     expect(rolled?.queryByRole("button", { name: "Roll" })).toBeNull();
+    expect(rolled?.queryByRole("button", { name: "Edit" })).toBeNull();
     expect(rolled?.getByRole("button", { name: "Revoke" })).toBeTruthy();
 
     expect(gone?.getByText("revoked")).toBeTruthy();
     expect(gone?.queryByRole("button")).toBeNull();
+  });
+
+  it("shows permissions and credits compactly, with the whole list and the refill in the title", () => {
+    renderTable([
+      {
+        ...base,
+        permissions: ["prices:read", "keys.*", "usage:read"],
+        credits: { remaining: 1_500, refill: { interval: "daily", amount: 2_000 }, refilledAt: null },
+      },
+      { ...base, id: "key_aaaaaaaaaaaaaaaa2", name: "plain", status: "expired" },
+    ]);
+    const [metered, plain] = screen
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => within(row));
+    const permissions = metered?.getByText("prices:read, keys.* +1 more");
+    expect(permissions?.getAttribute("title")).toBe("prices:read, keys.*, usage:read");
+    const credits = metered?.getByText(/^1,500 left/);
+    expect(credits?.textContent).toBe("1,500 left · 2,000/day");
+    expect(credits?.getAttribute("title")).toBe("1,500 left, refills to 2,000 daily");
+    expect(plain?.getByText("none")).toBeTruthy();
+    expect(plain?.getByText("unlimited")).toBeTruthy();
+    // An expired key can be edited (a new expiry makes it active again), not rolled.
+    expect(plain?.getByRole("button", { name: "Edit" })).toBeTruthy();
+    expect(plain?.queryByRole("button", { name: "Roll" })).toBeNull();
   });
 });

@@ -1,17 +1,40 @@
 import { useId } from "react";
 import { formatCount, formatDate, formatDateTime } from "../../lib/format";
+import { formatCredits, formatPermissions } from "../../lib/policy-words";
+import { formatRateLimit } from "../../lib/rate-limit";
 import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
+import { EditKeyDialog } from "./EditKeyDialog";
 import { type ApiKey, keyStatusWords } from "./key-status";
 import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
 
-function rateLimitWords(key: ApiKey): string {
-  if (key.rateLimit === null) return "none";
-  return `${formatCount(key.rateLimit.limit)} / ${formatCount(key.rateLimit.windowSeconds)} s`;
+// Narrow cells: the balance and a short refill; the full words are in the title.
+function CreditsCell({ credits }: { credits: ApiKey["credits"] }) {
+  if (credits === null) return <span className="muted">unlimited</span>;
+  const refill = credits.refill;
+  return (
+    <span title={formatCredits(credits)}>
+      {formatCount(credits.remaining)} left
+      {refill === null ? null : (
+        <span className="muted">
+          {" "}
+          · {formatCount(refill.amount)}/{refill.interval === "daily" ? "day" : "month"}
+        </span>
+      )}
+    </span>
+  );
 }
 
-/** The keys as a table: name, key start, status in words, dates, rate limit, and Roll/Revoke. */
+function PermissionsCell({ permissions }: { permissions: string[] }) {
+  if (permissions.length === 0) return <span className="muted">none</span>;
+  return <span title={permissions.join(", ")}>{formatPermissions(permissions)}</span>;
+}
+
+/**
+ * The keys as a table: name, key start, status in words, dates, rate limit, permissions, credits, and
+ * Edit/Roll/Revoke.
+ */
 export function KeysTable({
   keys,
   now: fixedNow,
@@ -33,6 +56,8 @@ export function KeysTable({
             <th scope="col">Last used</th>
             <th scope="col">Expiry</th>
             <th scope="col">Rate limit</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Credits</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -81,9 +106,18 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       <td>
         <DateCell value={apiKey.expiresAt} empty="never" />
       </td>
-      <td>{rateLimitWords(apiKey)}</td>
+      <td>{formatRateLimit(apiKey.rateLimit)}</td>
+      <td>
+        <PermissionsCell permissions={apiKey.permissions} />
+      </td>
+      <td>
+        <CreditsCell credits={apiKey.credits} />
+      </td>
       <td>
         <div className="row-actions">
+          {apiKey.status !== "revoked" && apiKey.revokedAt === null ? (
+            <EditKeyDialog apiKey={apiKey} describedBy={nameId} />
+          ) : null}
           {apiKey.status === "active" && apiKey.revokedAt === null ? (
             <RollKeyDialog apiKey={apiKey} describedBy={nameId} />
           ) : null}

@@ -12,6 +12,7 @@ export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; descr
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
       onSuccess: async () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
         close();
       },

@@ -23,7 +23,10 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   function close() {
     // The list refreshes only once the new secret is put away: the rolled key can no longer be rolled,
     // so a refresh while the secret shows would unmount this row's dialog and the secret with it.
-    if (roll.data) void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+    if (roll.data) {
+      void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
+    }
     setOpen(false);
     roll.reset();
   }

@@ -1,20 +1,36 @@
-import { useState } from "react";
+import { useId, useState } from "react";
+import { usageExample } from "./usage-example";
+
+type CopyState = "no" | "yes" | "failed";
+
+async function copyText(text: string): Promise<CopyState> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return "yes";
+  } catch {
+    return "failed";
+  }
+}
 
 /**
- * The secret, shown once: a "Copy" button, a warning that it cannot be shown again, and "Done".
- * Nothing stores it; closing the dialog drops it.
+ * The secret, shown once: a "Copy" button, a warning that it cannot be shown again, optionally a short
+ * example of protecting a backend with it (`@keyport/verify`), and "Done". Nothing stores it; closing
+ * the dialog drops it.
  */
-export function SecretReveal({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  }
+export function SecretReveal({
+  secret,
+  onDone,
+  showExample = false,
+}: {
+  secret: string;
+  onDone: () => void;
+  /** Show how to use the key with `@keyport/verify` (the "key created" dialog). */
+  showExample?: boolean;
+}) {
+  const [copied, setCopied] = useState<CopyState>("no");
+  const [exampleCopied, setExampleCopied] = useState<CopyState>("no");
+  const exampleTitle = useId();
+  const example = usageExample(secret);
 
   return (
     <div className="secret">
@@ -29,8 +45,36 @@ export function SecretReveal({ secret, onDone }: { secret: string; onDone: () =>
             ? "Copy failed: select the key and copy it by hand."
             : ""}
       </p>
+      {showExample ? (
+        <section className="example" aria-labelledby={exampleTitle}>
+          <div className="example-header">
+            <h3 id={exampleTitle}>
+              Use it with <span className="nowrap">@keyport/verify</span>
+            </h3>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={async () => setExampleCopied(await copyText(example))}
+            >
+              Copy example
+            </button>
+          </div>
+          {/* A named, focusable region: at 390 px the long lines scroll sideways, also by keyboard. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
+          <section className="example-code" aria-label="Example code" tabIndex={0}>
+            <pre>{example}</pre>
+          </section>
+          <p role="status" className="status">
+            {exampleCopied === "yes"
+              ? "Example copied."
+              : exampleCopied === "failed"
+                ? "Copy failed: select the example and copy it by hand."
+                : ""}
+          </p>
+        </section>
+      ) : null}
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={copy}>
+        <button type="button" className="button" onClick={async () => setCopied(await copyText(secret))}>
           Copy
         </button>
         <button type="button" className="button button-primary" onClick={onDone}>

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCreateKeyForm } from "./create-key-form";
+import { EMPTY_KEY_FIELDS } from "./key-fields";
 
 const now = new Date("2030-01-01T12:00:00Z");
-const blank = { name: "", limit: "", windowSeconds: "", expiresAt: "" };
+const blank = EMPTY_KEY_FIELDS;
 
 describe("parseCreateKeyForm", () => {
   it("needs only a name", () => {
@@ -30,6 +31,46 @@ describe("parseCreateKeyForm", () => {
     expect(parseCreateKeyForm({ ...blank, name: "a", expiresAt: "2020-06-01T10:00" }, now)).toEqual({
       ok: false,
       message: "The expiry must be in the future.",
+    });
+  });
+
+  it("adds permissions, credits with a refill, and metadata when given", () => {
+    expect(
+      parseCreateKeyForm(
+        {
+          ...blank,
+          name: "billing",
+          permissions: "prices:read, keys.*\nprices:read",
+          creditsRemaining: "100",
+          refill: "monthly",
+          refillAmount: "500",
+          meta: '{ "customerId": "cus_123", "plan": { "tier": 2 } }',
+        },
+        now,
+      ),
+    ).toEqual({
+      ok: true,
+      input: {
+        name: "billing",
+        permissions: ["prices:read", "keys.*"],
+        credits: { remaining: 100, refill: { interval: "monthly", amount: 500 } },
+        meta: { customerId: "cus_123", plan: { tier: 2 } },
+      },
+    });
+  });
+
+  it("says what is wrong with a policy field, and sends nothing", () => {
+    expect(parseCreateKeyForm({ ...blank, name: "a", permissions: "Prices:Read" }, now)).toEqual({
+      ok: false,
+      message: "“Prices:Read” is not a permission: use 1-64 characters of a-z, 0-9, _ . : * -.",
+    });
+    expect(parseCreateKeyForm({ ...blank, name: "a", refill: "daily", refillAmount: "5" }, now)).toEqual({
+      ok: false,
+      message: "Credits are a whole number from 0 to 1,000,000,000.",
+    });
+    expect(parseCreateKeyForm({ ...blank, name: "a", meta: "[1]" }, now)).toEqual({
+      ok: false,
+      message: 'The metadata must be a JSON object, like {"customerId": "cus_123"}.',
     });
   });
 });

@@ -1,47 +1,47 @@
 import type { RouterInputs } from "@keyport/server";
+import { parseRateLimit } from "../../lib/rate-limit";
+import {
+  type KeyFields,
+  parseCredits,
+  parseExpiry,
+  parseMeta,
+  parseName,
+  parsePermissions,
+} from "./key-fields";
 
 /** What `keys.create` takes. */
 export type CreateKeyInput = RouterInputs["keys"]["create"];
 
-/** The create form's fields, as the inputs hold them (text). */
-export interface CreateKeyFields {
-  name: string;
-  limit: string;
-  windowSeconds: string;
-  /** A `datetime-local` value in the user's time zone, or "". */
-  expiresAt: string;
-}
-
 /**
- * Turns the form into `keys.create`'s input, or says what is wrong in words. Rate limit and expiry
- * are optional; a rate limit needs both numbers.
+ * Turns the form into `keys.create`'s input, or says what is wrong in words. Only the name is needed;
+ * an empty field is left out (a rate limit needs both numbers).
  */
 export function parseCreateKeyForm(
-  fields: CreateKeyFields,
+  fields: KeyFields,
   now: Date,
 ): { ok: true; input: CreateKeyInput } | { ok: false; message: string } {
-  const name = fields.name.trim();
-  if (name === "") return { ok: false, message: "Give the key a name." };
-  if (name.length > 64) return { ok: false, message: "The name is at most 64 characters." };
-  const input: CreateKeyInput = { name };
+  const name = parseName(fields.name);
+  if (!name.ok) return name;
+  const input: CreateKeyInput = { name: name.value };
 
-  if (fields.limit !== "" || fields.windowSeconds !== "") {
-    const limit = Number(fields.limit);
-    const windowSeconds = Number(fields.windowSeconds);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
-      return { ok: false, message: "The rate limit is a whole number of requests from 1 to 1,000,000." };
-    }
-    if (!Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > 86_400) {
-      return { ok: false, message: "The rate limit window is a whole number of seconds from 1 to 86,400." };
-    }
-    input.rateLimit = { limit, windowSeconds };
-  }
+  const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
+  if (!rateLimit.ok) return rateLimit;
+  if (rateLimit.value !== null) input.rateLimit = rateLimit.value;
 
-  if (fields.expiresAt !== "") {
-    const expiresAt = new Date(fields.expiresAt);
-    if (Number.isNaN(expiresAt.getTime())) return { ok: false, message: "The expiry is not a valid date." };
-    if (expiresAt <= now) return { ok: false, message: "The expiry must be in the future." };
-    input.expiresAt = expiresAt;
-  }
+  const expiresAt = parseExpiry(fields.expiresAt, now);
+  if (!expiresAt.ok) return expiresAt;
+  if (expiresAt.value !== null) input.expiresAt = expiresAt.value;
+
+  const permissions = parsePermissions(fields.permissions);
+  if (!permissions.ok) return permissions;
+  if (permissions.value.length > 0) input.permissions = permissions.value;
+
+  const credits = parseCredits(fields);
+  if (!credits.ok) return credits;
+  if (credits.value !== null) input.credits = credits.value;
+
+  const meta = parseMeta(fields.meta);
+  if (!meta.ok) return meta;
+  if (meta.value !== null) input.meta = meta.value;
   return { ok: true, input };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, keyStatusWords } from "./key-status";
+import { formatDuration } from "../../lib/duration";
+import { keyStatusWords } from "./key-status";
 
 const now = new Date("2030-01-01T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);

@@ -8,6 +8,7 @@ import { useSignOut } from "./use-sign-in";
 const LINKS = [
   { to: "/keys", label: "Keys" },
   { to: "/usage", label: "Usage" },
+  { to: "/events", label: "Activity" },
   { to: "/markets", label: "Markets" },
   { to: "/chat", label: "Chat" },
 ] as const;

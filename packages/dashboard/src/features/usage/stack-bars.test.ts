@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { stackBars } from "./stack-bars";
 
-const bucket = (valid: number, rateLimited: number, expired = 0, revoked = 0) => ({
+const bucket = (
+  valid: number,
+  rateLimited: number,
+  expired = 0,
+  revoked = 0,
+  insufficientPermissions = 0,
+  usageExceeded = 0,
+) => ({
   start: new Date("2030-01-01T00:00:00Z"),
-  requests: valid + rateLimited + expired + revoked,
+  requests: valid + rateLimited + expired + revoked + insufficientPermissions + usageExceeded,
   valid,
   rateLimited,
   expired,
   revoked,
+  insufficientPermissions,
+  usageExceeded,
 });
 
 describe("stackBars", () => {
@@ -19,6 +28,15 @@ describe("stackBars", () => {
       ["valid", 75, 25],
     ]);
     expect(segments[2]?.x).toBeCloseTo(110);
+  });
+
+  it("stacks the permission and credit refusals above the others", () => {
+    const segments = stackBars([bucket(1, 0, 0, 0, 1, 2)], 100, 100);
+    expect(segments.map((segment) => [segment.outcome, segment.y, segment.height])).toEqual([
+      ["valid", 75, 25],
+      ["insufficientPermissions", 50, 25],
+      ["usageExceeded", 0, 50],
+    ]);
   });
 
   it("draws nothing for empty buckets", () => {

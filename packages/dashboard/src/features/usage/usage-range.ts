@@ -37,6 +37,8 @@ export const OUTCOMES = [
   { field: "rateLimited", label: "Rate limited" },
   { field: "expired", label: "Expired" },
   { field: "revoked", label: "Revoked" },
+  { field: "insufficientPermissions", label: "Missing permissions" },
+  { field: "usageExceeded", label: "Out of credits" },
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number]["field"];

@@ -1,0 +1,104 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { formatDateTime } from "../../lib/format";
+import { trpc } from "../../lib/trpc";
+import { Empty, ErrorMessage, Loading } from "../../ui/Status";
+import { describeAction, describeChanges, describeKey, type KeyEvent } from "./event-words";
+
+const PAGE_SIZE = 20;
+
+/** The wallet's audit trail, newest first: what happened, to which key, when, and what changed. */
+export function EventsView({ wallet }: { wallet: string }) {
+  // Cursors of the pages seen so far, so "Previous page" needs no cursor from the server.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const list = useQuery({
+    ...trpc.events.list.queryOptions({ wallet, limit: PAGE_SIZE, cursor }),
+    placeholderData: keepPreviousData,
+  });
+  // Names for the key ids in events; a key beyond the first 100 shows by its id.
+  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: 100 }));
+  const keyNames = useMemo(
+    () => new Map((keys.data?.keys ?? []).map((key) => [key.id, key.name] as const)),
+    [keys.data],
+  );
+
+  return (
+    <section aria-labelledby="events-title">
+      <div className="view-header">
+        <h1 id="events-title">Activity</h1>
+        <button type="button" className="button" onClick={() => list.refetch()}>
+          Refresh
+        </button>
+      </div>
+      <p className="muted">
+        Every key creation, update, roll and revocation, and every sign-in and sign-out of this wallet.
+      </p>
+      {list.isPending ? (
+        <Loading label="Loading activity…" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} onRetry={() => list.refetch()} />
+      ) : list.data.events.length === 0 ? (
+        <Empty>
+          <p>No activity yet.</p>
+        </Empty>
+      ) : (
+        <>
+          <ol className="events" aria-label="Events, newest first">
+            {list.data.events.map((event) => (
+              <EventItem key={event.id} event={event} keyNames={keyNames} />
+            ))}
+          </ol>
+          <nav className="pager" aria-label="Pages of activity">
+            <button
+              type="button"
+              className="button"
+              disabled={cursors.length === 1}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
+              Newer
+            </button>
+            <span>Page {cursors.length}</span>
+            <button
+              type="button"
+              className="button"
+              disabled={list.data.nextCursor === null}
+              onClick={() => {
+                const next = list.data.nextCursor;
+                if (next !== null) setCursors([...cursors, next]);
+              }}
+            >
+              Older
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function EventItem({ event, keyNames }: { event: KeyEvent; keyNames: ReadonlyMap<string, string> }) {
+  const key = describeKey(event.keyId, keyNames);
+  const changes = describeChanges(event, keyNames);
+  return (
+    <li className="event">
+      <div className="event-head">
+        <strong>{describeAction(event.action)}</strong>
+        {key === null ? null : <span className="event-key">{key}</span>}
+        <time className="muted" dateTime={event.at.toISOString()}>
+          {formatDateTime(event.at)}
+        </time>
+      </div>
+      {changes.length === 0 ? null : (
+        <dl className="event-changes">
+          {changes.map((change) => (
+            <div key={change.label}>
+              <dt>{change.label}</dt>
+              <dd>{change.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+}

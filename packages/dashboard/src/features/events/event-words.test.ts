@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime } from "../../lib/format";
+import { describeAction, describeChanges, describeKey, type KeyEvent } from "./event-words";
+
+const at = new Date("2030-01-01T12:00:00Z");
+const keyNames = new Map([
+  ["key_aaaaaaaaaaaaaaaa1", "billing"],
+  ["key_aaaaaaaaaaaaaaaa2", "billing (new)"],
+]);
+const event = (action: KeyEvent["action"], changes: Record<string, unknown>): KeyEvent => ({
+  id: "1",
+  action,
+  keyId: action.startsWith("key.") ? "key_aaaaaaaaaaaaaaaa1" : null,
+  at,
+  changes,
+});
+
+describe("describeAction and describeKey", () => {
+  it("names every action in words", () => {
+    expect(describeAction("key.updated")).toBe("Key updated");
+    expect(describeAction("session.created")).toBe("Signed in");
+    expect(describeAction("session.ended")).toBe("Signed out");
+  });
+
+  it("names the key when it is known, else shows its id, and nothing for a session event", () => {
+    expect(describeKey("key_aaaaaaaaaaaaaaaa1", keyNames)).toBe("“billing”");
+    expect(describeKey("key_zzzzzzzzzzzzzzzz9", keyNames)).toBe("key_zzzzzzzzzzzzzzzz9");
+    expect(describeKey(null, keyNames)).toBeNull();
+  });
+});
+
+describe("describeChanges", () => {
+  it("writes a created key's policy for people", () => {
+    const expiresAt = "2031-06-01T10:00:00.000Z";
+    expect(
+      describeChanges(
+        event("key.created", {
+          name: "billing",
+          expiresAt,
+          rateLimit: { limit: 10, windowSeconds: 60 },
+          permissions: ["prices:read", "keys.*"],
+          credits: { remaining: 100, refill: { interval: "daily", amount: 100 } },
+          meta: { customerId: "cus_1" },
+        }),
+        keyNames,
+      ),
+    ).toEqual([
+      { label: "Name", value: "“billing”" },
+      { label: "Expiry", value: formatDateTime(new Date(expiresAt)) },
+      { label: "Rate limit", value: "10 / 60 s" },
+      { label: "Permissions", value: "prices:read, keys.*" },
+      { label: "Credits", value: "100 left, refills to 100 daily" },
+      { label: "Metadata", value: '{"customerId":"cus_1"}' },
+    ]);
+  });
+
+  it("writes cleared fields as none or never", () => {
+    expect(
+      describeChanges(
+        event("key.updated", {
+          expiresAt: null,
+          rateLimit: null,
+          permissions: [],
+          credits: null,
+          meta: null,
+        }),
+        keyNames,
+      ).map((line) => `${line.label}: ${line.value}`),
+    ).toEqual([
+      "Expiry: never",
+      "Rate limit: none",
+      "Permissions: none",
+      "Credits: unlimited",
+      "Metadata: none",
+    ]);
+  });
+
+  it("names a roll's new key and its grace period, and a session's end", () => {
+    expect(
+      describeChanges(
+        event("key.rolled", {
+          rolledTo: "key_aaaaaaaaaaaaaaaa2",
+          revokedAt: "2030-01-01T13:00:00.000Z",
+          gracePeriodSeconds: 3600,
+        }),
+        keyNames,
+      ).map((line) => `${line.label}: ${line.value}`),
+    ).toEqual([
+      "New key: billing (new)",
+      `Revoked: ${formatDateTime(new Date("2030-01-01T13:00:00.000Z"))}`,
+      "Grace period: 60 min",
+    ]);
+    expect(
+      describeChanges(event("session.created", { expiresAt: "2030-01-02T12:00:00.000Z" }), keyNames),
+    ).toEqual([{ label: "Session ends", value: formatDateTime(new Date("2030-01-02T12:00:00.000Z")) }]);
+    expect(describeChanges(event("session.ended", {}), keyNames)).toEqual([]);
+  });
+
+  it("shows an unknown field, or a known one in an unexpected shape, as its JSON", () => {
+    expect(describeChanges(event("key.updated", { tier: { a: 1 }, rateLimit: "fast" }), keyNames)).toEqual([
+      { label: "tier", value: '{"a":1}' },
+      { label: "Rate limit", value: "fast" },
+    ]);
+  });
+});

@@ -1,0 +1,110 @@
+import type { RouterOutputs } from "@keyport/server";
+import { z } from "zod";
+import { formatDuration } from "../../lib/duration";
+import { formatDateTime } from "../../lib/format";
+import { formatCredits, formatPermissions } from "../../lib/policy-words";
+import { formatRateLimit } from "../../lib/rate-limit";
+
+/** One audit event as `events.list` returns it. */
+export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
+
+const ACTIONS: Record<KeyEvent["action"], string> = {
+  "key.created": "Key created",
+  "key.updated": "Key updated",
+  "key.rolled": "Key rolled",
+  "key.revoked": "Key revoked",
+  "session.created": "Signed in",
+  "session.ended": "Signed out",
+};
+
+/** The action in words: "Key created", "Signed in". */
+export function describeAction(action: KeyEvent["action"]): string {
+  return ACTIONS[action];
+}
+
+/** One changed field as the list shows it. */
+export interface ChangeLine {
+  label: string;
+  value: string;
+}
+
+// `changes` is JSON the server wrote (times as ISO strings): each known field is read by its shape,
+// and anything else is shown as its JSON, so a field added later is still visible.
+const isoTime = z.iso.datetime({ offset: true }).nullable();
+const rateLimit = z.object({ limit: z.number(), windowSeconds: z.number() }).nullable();
+const credits = z
+  .object({
+    remaining: z.number(),
+    refill: z.object({ interval: z.enum(["daily", "monthly"]), amount: z.number() }).nullable(),
+  })
+  .nullable();
+const stringList = z.array(z.string());
+
+const LABELS: Record<string, string> = {
+  name: "Name",
+  expiresAt: "Expiry",
+  rateLimit: "Rate limit",
+  permissions: "Permissions",
+  credits: "Credits",
+  meta: "Metadata",
+  rolledTo: "New key",
+  revokedAt: "Revoked",
+  gracePeriodSeconds: "Grace period",
+};
+
+/**
+ * The event's changes as lines of words: `Rate limit: 10 / 60 s`, `Permissions: a, b`. Key ids in
+ * `rolledTo` are shown by name when `keyNames` knows them. A session's `expiresAt` reads "Session ends".
+ */
+export function describeChanges(event: KeyEvent, keyNames: ReadonlyMap<string, string>): ChangeLine[] {
+  return Object.entries(event.changes).map(([field, value]) => {
+    const label =
+      field === "expiresAt" && event.action === "session.created" ? "Session ends" : (LABELS[field] ?? field);
+    return { label, value: describeValue(field, value, keyNames) };
+  });
+}
+
+function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<string, string>): string {
+  switch (field) {
+    case "name":
+      if (typeof value === "string") return `“${value}”`;
+      break;
+    case "expiresAt":
+    case "revokedAt": {
+      const time = isoTime.safeParse(value);
+      if (time.success) return formatDateTime(time.data === null ? null : new Date(time.data), "never");
+      break;
+    }
+    case "rateLimit": {
+      const parsed = rateLimit.safeParse(value);
+      if (parsed.success) return formatRateLimit(parsed.data);
+      break;
+    }
+    case "credits": {
+      const parsed = credits.safeParse(value);
+      if (parsed.success) return formatCredits(parsed.data);
+      break;
+    }
+    case "permissions": {
+      const parsed = stringList.safeParse(value);
+      if (parsed.success) return formatPermissions(parsed.data, 10);
+      break;
+    }
+    case "meta":
+      return value === null ? "none" : JSON.stringify(value);
+    case "rolledTo":
+      if (typeof value === "string") return keyNames.get(value) ?? value;
+      break;
+    case "gracePeriodSeconds":
+      if (typeof value === "number") return value === 0 ? "none" : formatDuration(value * 1000);
+      break;
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** The key an event is about, by name when known: `“billing” (key_7dG…)`, or null for session events. */
+export function describeKey(keyId: string | null, keyNames: ReadonlyMap<string, string>): string | null {
+  if (keyId === null) return null;
+  const name = keyNames.get(keyId);
+  return name === undefined ? keyId : `“${name}”`;
+}

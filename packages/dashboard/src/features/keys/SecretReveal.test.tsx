@@ -1,0 +1,28 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { SecretReveal } from "./SecretReveal";
+import { usageExample } from "./usage-example";
+
+afterEach(cleanup);
+
+const secret = "kp_0123456789abcdefghijABCDEFGHIJklmnopqr";
+
+describe("SecretReveal", () => {
+  it("shows the new key with an @keyport/verify example that uses it, and a button to copy that example", () => {
+    render(<SecretReveal secret={secret} onDone={() => {}} showExample />);
+    const example = screen.getByRole("region", { name: "Use it with @keyport/verify" });
+    const code = within(example).getByRole("region", { name: "Example code" });
+    expect(code.textContent).toBe(usageExample(secret));
+    expect(code.textContent).toContain('import { keyport } from "@keyport/verify/h3";');
+    expect(code.textContent).toContain("app.use(keyport({ baseUrl: ");
+    expect(code.textContent).toContain(`-H "Authorization: Bearer ${secret}"`);
+    expect(within(example).getByRole("button", { name: "Copy example" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Copy" })).toBeTruthy();
+  });
+
+  it("shows no example after a roll", () => {
+    render(<SecretReveal secret={secret} onDone={() => {}} />);
+    expect(screen.queryByRole("region", { name: "Use it with @keyport/verify" })).toBeNull();
+    expect(screen.getByText(secret)).toBeTruthy();
+  });
+});

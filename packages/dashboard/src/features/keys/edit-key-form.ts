@@ -1,0 +1,72 @@
+import type { RouterInputs } from "@keyport/server";
+import { parseRateLimit } from "../../lib/rate-limit";
+import {
+  type KeyFields,
+  parseCredits,
+  parseExpiry,
+  parseMeta,
+  parseName,
+  parsePermissions,
+} from "./key-fields";
+
+/** What `keys.update` takes: an absent field is unchanged, `null` clears it. */
+export type UpdateKeyInput = RouterInputs["keys"]["update"];
+
+/**
+ * Turns the edit form into `keys.update`'s input, sending only the fields that differ from `initial`
+ * (what the key held when the dialog opened): an untouched credit balance is not reset to the number
+ * the dialog showed while verifications kept spending it. An emptied field clears (null); emptied
+ * permissions are none ([]). Says in words what is wrong, or that nothing changed.
+ */
+export function parseEditKeyForm(
+  id: string,
+  fields: KeyFields,
+  initial: KeyFields,
+  now: Date,
+): { ok: true; input: UpdateKeyInput } | { ok: false; message: string } {
+  const input: UpdateKeyInput = { id };
+
+  if (fields.name.trim() !== initial.name.trim()) {
+    const name = parseName(fields.name);
+    if (!name.ok) return name;
+    input.name = name.value;
+  }
+
+  if (fields.limit.trim() !== initial.limit || fields.windowSeconds.trim() !== initial.windowSeconds) {
+    const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
+    if (!rateLimit.ok) return rateLimit;
+    input.rateLimit = rateLimit.value;
+  }
+
+  if (fields.expiresAt !== initial.expiresAt) {
+    const expiresAt = parseExpiry(fields.expiresAt, now);
+    if (!expiresAt.ok) return expiresAt;
+    input.expiresAt = expiresAt.value;
+  }
+
+  const permissions = parsePermissions(fields.permissions);
+  if (!permissions.ok) return permissions;
+  const before = parsePermissions(initial.permissions);
+  if (!before.ok || permissions.value.join(",") !== before.value.join(",")) {
+    input.permissions = permissions.value;
+  }
+
+  if (
+    fields.creditsRemaining.trim() !== initial.creditsRemaining ||
+    fields.refill !== initial.refill ||
+    (fields.refill !== "none" && fields.refillAmount.trim() !== initial.refillAmount)
+  ) {
+    const credits = parseCredits(fields);
+    if (!credits.ok) return credits;
+    input.credits = credits.value;
+  }
+
+  if (fields.meta !== initial.meta) {
+    const meta = parseMeta(fields.meta);
+    if (!meta.ok) return meta;
+    input.meta = meta.value;
+  }
+
+  if (Object.keys(input).length === 1) return { ok: false, message: "Nothing changed." };
+  return { ok: true, input };
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import {
+  keyFieldsFrom,
+  parseCredits,
+  parseExpiry,
+  parseMeta,
+  parseName,
+  parsePermissions,
+  toDateTimeLocal,
+} from "./key-fields";
+import type { ApiKey } from "./key-status";
+
+describe("parsePermissions", () => {
+  it("splits on commas and white space, drops duplicates and keeps the order", () => {
+    expect(parsePermissions(" prices:read,keys.*  usage:read\n*, prices:read ,")).toEqual({
+      ok: true,
+      value: ["prices:read", "keys.*", "usage:read", "*"],
+    });
+    expect(parsePermissions("   ")).toEqual({ ok: true, value: [] });
+  });
+
+  it("refuses what the server refuses: other characters, more than 64 characters, more than 50", () => {
+    for (const bad of ["PRICES", "prices/read", "ä", "a".repeat(65)]) {
+      const parsed = parsePermissions(`ok ${bad}`);
+      expect(parsed.ok, bad).toBe(false);
+      expect(!parsed.ok && parsed.message).toMatch(/is not a permission/);
+    }
+    expect(parsePermissions("a".repeat(64)).ok).toBe(true);
+    const fifty = Array.from({ length: 50 }, (_, index) => `p${index}`);
+    expect(parsePermissions(fifty.join(",")).ok).toBe(true);
+    expect(parsePermissions([...fifty, "p50"].join(","))).toEqual({
+      ok: false,
+      message: "A key holds at most 50 permissions (this is 51).",
+    });
+  });
+});
+
+describe("parseCredits", () => {
+  const none = { creditsRemaining: "", refill: "none", refillAmount: "" } as const;
+
+  it("is null (unmetered) when empty, a balance alone, or a balance with a refill", () => {
+    expect(parseCredits(none)).toEqual({ ok: true, value: null });
+    expect(parseCredits({ ...none, creditsRemaining: "0" })).toEqual({
+      ok: true,
+      value: { remaining: 0, refill: null },
+    });
+    expect(parseCredits({ creditsRemaining: "1000000000", refill: "daily", refillAmount: "1" })).toEqual({
+      ok: true,
+      value: { remaining: 1_000_000_000, refill: { interval: "daily", amount: 1 } },
+    });
+  });
+
+  it("refuses balances and refill amounts outside the server's bounds", () => {
+    for (const remaining of ["-1", "1.5", "1000000001", "x", "1e3"]) {
+      expect(parseCredits({ ...none, creditsRemaining: remaining }).ok, remaining).toBe(false);
+    }
+    for (const amount of ["", "0", "1000000001", "2.5"]) {
+      expect(parseCredits({ creditsRemaining: "5", refill: "monthly", refillAmount: amount })).toEqual({
+        ok: false,
+        message: "The refill amount is a whole number from 1 to 1,000,000,000.",
+      });
+    }
+  });
+});
+
+describe("parseMeta", () => {
+  it("is null when empty and the object otherwise", () => {
+    expect(parseMeta("  ")).toEqual({ ok: true, value: null });
+    expect(parseMeta('{"a": [1, null, {"b": true}]}')).toEqual({
+      ok: true,
+      value: { a: [1, null, { b: true }] },
+    });
+  });
+
+  it("refuses invalid JSON, anything but an object, and more than 1,024 bytes of JSON (UTF-8)", () => {
+    expect(parseMeta("{a: 1}")).toEqual({ ok: false, message: "The metadata is not valid JSON." });
+    for (const notObject of ["[]", "null", "1", '"x"'])
+      expect(parseMeta(notObject).ok, notObject).toBe(false);
+    // {"v":"…"} is 8 bytes around the value; "é" is 2 bytes in UTF-8.
+    expect(parseMeta(JSON.stringify({ v: "a".repeat(1016) })).ok).toBe(true);
+    expect(parseMeta(JSON.stringify({ v: "é".repeat(509) }))).toEqual({
+      ok: false,
+      message: "The metadata is at most 1,024 bytes of JSON (this is 1,026).",
+    });
+  });
+});
+
+describe("parseName and parseExpiry", () => {
+  const now = new Date("2030-01-01T12:00:00Z");
+
+  it("trims the name and bounds it to 1-64 characters", () => {
+    expect(parseName("  x ")).toEqual({ ok: true, value: "x" });
+    expect(parseName("   ").ok).toBe(false);
+    expect(parseName("a".repeat(65))).toEqual({ ok: false, message: "The name is at most 64 characters." });
+  });
+
+  it("reads an empty expiry as none and refuses a past one", () => {
+    expect(parseExpiry("", now)).toEqual({ ok: true, value: null });
+    expect(parseExpiry("nonsense", now)).toEqual({ ok: false, message: "The expiry is not a valid date." });
+    expect(parseExpiry("2029-12-31T00:00", now).ok).toBe(false);
+  });
+});
+
+describe("keyFieldsFrom", () => {
+  it("fills the form with what the key holds, so an untouched form round-trips", () => {
+    const expiresAt = new Date(2031, 5, 1, 9, 5);
+    const key: ApiKey = {
+      id: "key_aaaaaaaaaaaaaaaa1",
+      wallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      name: "billing",
+      start: "kp_AbCd",
+      status: "active",
+      createdAt: new Date("2030-01-01T00:00:00Z"),
+      expiresAt,
+      lastUsedAt: null,
+      revokedAt: null,
+      rateLimit: { limit: 10, windowSeconds: 60 },
+      permissions: ["a", "b:c"],
+      credits: { remaining: 7, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
+      meta: { customerId: "cus_1" },
+    };
+    expect(keyFieldsFrom(key)).toEqual({
+      name: "billing",
+      limit: "10",
+      windowSeconds: "60",
+      expiresAt: "2031-06-01T09:05",
+      permissions: "a, b:c",
+      creditsRemaining: "7",
+      refill: "monthly",
+      refillAmount: "9",
+      meta: '{\n  "customerId": "cus_1"\n}',
+    });
+    expect(new Date(toDateTimeLocal(expiresAt))).toEqual(expiresAt);
+  });
+});

@@ -1,0 +1,157 @@
+import type { RouterInputs } from "@keyport/server";
+import { formatCount } from "../../lib/format";
+import type { Parsed } from "../../lib/parsed";
+import { wholeNumber } from "../../lib/rate-limit";
+import type { ApiKey } from "./key-status";
+
+type CreateKeyInput = RouterInputs["keys"]["create"];
+/** A key's credits as create and update take them. */
+export type CreditsInput = NonNullable<CreateKeyInput["credits"]>;
+/** A key's `meta`: a JSON object. */
+export type KeyMetaInput = NonNullable<CreateKeyInput["meta"]>;
+/** How credits refill, or "none". */
+export type RefillChoice = "none" | "daily" | "monthly";
+
+// The server's bounds (schemas/key-policy.ts), mirrored so the form answers before a round trip.
+const PERMISSION = /^[a-z0-9_.:*-]{1,64}$/;
+const MAX_PERMISSIONS = 50;
+const MAX_CREDITS = 1_000_000_000;
+const MAX_META_BYTES = 1024;
+
+/** The key dialogs' fields, as the inputs hold them (text). */
+export interface KeyFields {
+  name: string;
+  limit: string;
+  windowSeconds: string;
+  /** A `datetime-local` value in the user's time zone, or "". */
+  expiresAt: string;
+  /** Permissions separated by commas, spaces or new lines. */
+  permissions: string;
+  creditsRemaining: string;
+  refill: RefillChoice;
+  refillAmount: string;
+  /** A JSON object, or "". */
+  meta: string;
+}
+
+/** A blank form: a name is all a key needs. */
+export const EMPTY_KEY_FIELDS: KeyFields = {
+  name: "",
+  limit: "",
+  windowSeconds: "",
+  expiresAt: "",
+  permissions: "",
+  creditsRemaining: "",
+  refill: "none",
+  refillAmount: "",
+  meta: "",
+};
+
+/** The form filled with what `key` holds now (for the edit dialog). */
+export function keyFieldsFrom(key: ApiKey): KeyFields {
+  return {
+    name: key.name,
+    limit: key.rateLimit === null ? "" : String(key.rateLimit.limit),
+    windowSeconds: key.rateLimit === null ? "" : String(key.rateLimit.windowSeconds),
+    expiresAt: key.expiresAt === null ? "" : toDateTimeLocal(key.expiresAt),
+    permissions: key.permissions.join(", "),
+    creditsRemaining: key.credits === null ? "" : String(key.credits.remaining),
+    refill: key.credits?.refill?.interval ?? "none",
+    refillAmount: key.credits?.refill ? String(key.credits.refill.amount) : "",
+    meta: key.meta === null ? "" : JSON.stringify(key.meta, null, 2),
+  };
+}
+
+/** A name: trimmed, 1-64 characters (the server refuses invisible characters and says which). */
+export function parseName(text: string): Parsed<string> {
+  const name = text.trim();
+  if (name === "") return { ok: false, message: "Give the key a name." };
+  if (name.length > 64) return { ok: false, message: "The name is at most 64 characters." };
+  return { ok: true, value: name };
+}
+
+/** An expiry from a `datetime-local` value: "" is none (null); otherwise a date after `now`. */
+export function parseExpiry(text: string, now: Date): Parsed<Date | null> {
+  if (text === "") return { ok: true, value: null };
+  const expiresAt = new Date(text);
+  if (Number.isNaN(expiresAt.getTime())) return { ok: false, message: "The expiry is not a valid date." };
+  if (expiresAt <= now) return { ok: false, message: "The expiry must be in the future." };
+  return { ok: true, value: expiresAt };
+}
+
+/**
+ * Permissions from free text: split on commas and white space, duplicates dropped, order kept; each
+ * 1-64 characters of a-z, 0-9, _ . : * - and at most 50.
+ * @example parsePermissions("prices:read, keys.*") // { ok: true, value: ["prices:read", "keys.*"] }
+ */
+export function parsePermissions(text: string): Parsed<string[]> {
+  const list = [...new Set(text.split(/[\s,]+/).filter((item) => item !== ""))];
+  const bad = list.find((item) => !PERMISSION.test(item));
+  if (bad !== undefined) {
+    return {
+      ok: false,
+      message: `“${bad.slice(0, 70)}” is not a permission: use 1-64 characters of a-z, 0-9, _ . : * -.`,
+    };
+  }
+  if (list.length > MAX_PERMISSIONS) {
+    return {
+      ok: false,
+      message: `A key holds at most ${MAX_PERMISSIONS} permissions (this is ${list.length}).`,
+    };
+  }
+  return { ok: true, value: list };
+}
+
+/**
+ * Credits from the form: no balance and no refill is an unmetered key (null). A balance is 0 to one
+ * billion; a refill needs an amount from 1 to one billion.
+ */
+export function parseCredits(
+  fields: Pick<KeyFields, "creditsRemaining" | "refill" | "refillAmount">,
+): Parsed<CreditsInput | null> {
+  const remainingText = fields.creditsRemaining.trim();
+  if (remainingText === "" && fields.refill === "none") return { ok: true, value: null };
+  const remaining = wholeNumber(remainingText);
+  if (remaining === null || remaining > MAX_CREDITS) {
+    return { ok: false, message: "Credits are a whole number from 0 to 1,000,000,000." };
+  }
+  if (fields.refill === "none") return { ok: true, value: { remaining, refill: null } };
+  const amount = wholeNumber(fields.refillAmount);
+  if (amount === null || amount < 1 || amount > MAX_CREDITS) {
+    return { ok: false, message: "The refill amount is a whole number from 1 to 1,000,000,000." };
+  }
+  return { ok: true, value: { remaining, refill: { interval: fields.refill, amount } } };
+}
+
+/** Metadata from the form: "" is none (null); otherwise a JSON object of at most 1,024 bytes of JSON. */
+export function parseMeta(text: string): Parsed<KeyMetaInput | null> {
+  if (text.trim() === "") return { ok: true, value: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: "The metadata is not valid JSON." };
+  }
+  if (!isJsonObject(value)) {
+    return { ok: false, message: 'The metadata must be a JSON object, like {"customerId": "cus_123"}.' };
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+  if (bytes > MAX_META_BYTES) {
+    return {
+      ok: false,
+      message: `The metadata is at most ${formatCount(MAX_META_BYTES)} bytes of JSON (this is ${formatCount(bytes)}).`,
+    };
+  }
+  return { ok: true, value };
+}
+
+// JSON.parse gives only JSON values, so an object that is not an array is a JSON object.
+function isJsonObject(value: unknown): value is KeyMetaInput {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `2031-06-01T10:00` in the user's time zone: what a `datetime-local` input holds. */
+export function toDateTimeLocal(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { formatRateLimit, parseRateLimit, wholeNumber } from "./rate-limit";
+
+describe("parseRateLimit", () => {
+  it("is none when both inputs are empty, and the limit when both are whole numbers in range", () => {
+    expect(parseRateLimit("", " ")).toEqual({ ok: true, value: null });
+    expect(parseRateLimit("1000000", "86400")).toEqual({
+      ok: true,
+      value: { limit: 1_000_000, windowSeconds: 86_400 },
+    });
+  });
+
+  it("says which number is wrong", () => {
+    for (const [limit, window] of [
+      ["0", "60"],
+      ["1000001", "60"],
+      ["", "60"],
+    ] as const) {
+      expect(parseRateLimit(limit, window)).toEqual({
+        ok: false,
+        message: "The rate limit is a whole number of requests from 1 to 1,000,000.",
+      });
+    }
+    expect(parseRateLimit("10", "86401")).toEqual({
+      ok: false,
+      message: "The rate limit window is a whole number of seconds from 1 to 86,400.",
+    });
+  });
+});
+
+describe("formatRateLimit and wholeNumber", () => {
+  it("writes a limit for people", () => {
+    expect(formatRateLimit({ limit: 1_000, windowSeconds: 60 })).toBe("1,000 / 60 s");
+    expect(formatRateLimit(null)).toBe("none");
+  });
+
+  it("reads only plain digits", () => {
+    expect(wholeNumber(" 42 ")).toBe(42);
+    for (const text of ["", "-1", "1.0", "1e3", "0x10", "99999999999999999999"]) {
+      expect(wholeNumber(text), text).toBeNull();
+    }
+  });
+});
