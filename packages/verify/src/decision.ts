@@ -1,0 +1,138 @@
+import { type ErrorCode, errorBody, KeyportError, statusOf } from "@keyport/errors";
+import type {
+  KeyportUnavailable,
+  ValidVerification,
+  VerificationCode,
+  VerificationRateLimit,
+  VerifyResult,
+} from "./verification.js";
+import type { Verifier, VerifyLogger } from "./verifier.js";
+
+/** What the middleware hands the route: the VALID verification, or `UNAVAILABLE` under `onUnavailable: "allow"`. */
+export type KeyportContext = ValidVerification | KeyportUnavailable;
+
+/** What Keyport's middleware does when Keyport cannot answer: refuse with 503 (default) or let the request in. */
+export type UnavailablePolicy = "deny" | "allow";
+
+/** A response header as a name and a value. */
+export type Header = readonly [name: string, value: string];
+
+/** The middleware's verdict on one request, framework-neutral. */
+export type Decision =
+  | { pass: true; context: KeyportContext; headers: readonly Header[] }
+  | { pass: false; status: number; headers: readonly Header[]; body: string };
+
+/** What a middleware needs beyond the key. */
+export interface DecideOptions {
+  onUnavailable: UnavailablePolicy;
+  permissions: string[] | undefined;
+  cost: number | undefined;
+  logger: VerifyLogger;
+}
+
+interface Refusal {
+  code: ErrorCode;
+  message: string;
+}
+
+// Every refusal's status and text: a Record over the server's codes, so a code the server adds fails to
+// compile here until it is given an answer.
+const REFUSALS: Record<Exclude<VerificationCode, "VALID">, Refusal> = {
+  NOT_FOUND: { code: "UNAUTHORIZED", message: "The API key is not valid" },
+  REVOKED: { code: "UNAUTHORIZED", message: "The API key has been revoked" },
+  EXPIRED: { code: "UNAUTHORIZED", message: "The API key has expired" },
+  INSUFFICIENT_PERMISSIONS: {
+    code: "FORBIDDEN",
+    message: "The API key lacks a permission this request needs",
+  },
+  RATE_LIMITED: { code: "TOO_MANY_REQUESTS", message: "The API key's rate limit is exhausted: retry later" },
+  USAGE_EXCEEDED: { code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" },
+};
+const MISSING: Refusal = {
+  code: "UNAUTHORIZED",
+  message: "An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>",
+};
+const UNAVAILABLE: Refusal = {
+  code: "SERVICE_UNAVAILABLE",
+  message: "The API key cannot be checked right now: retry shortly",
+};
+const MISCONFIGURED: Refusal = { code: "INTERNAL_SERVER_ERROR", message: "Internal server error" };
+
+const NO_HEADERS: readonly Header[] = [];
+const NO_STORE: Header = ["cache-control", "no-store"];
+const CHALLENGE: Header = ["www-authenticate", 'Bearer realm="api"'];
+
+/**
+ * Verifies `key` (when there is one) and decides: pass with the verification, or refuse with the
+ * project's error envelope, its status and headers (RateLimit-* when a window was consulted, Retry-After
+ * when the retry time is known).
+ */
+export async function decide(
+  verifier: Verifier,
+  key: string | undefined,
+  options: DecideOptions,
+): Promise<Decision> {
+  if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
+  let result: VerifyResult;
+  try {
+    result =
+      options.permissions === undefined && options.cost === undefined
+        ? await verifier.verify(key)
+        : await verifier.verify(key, { permissions: options.permissions, cost: options.cost });
+  } catch (error) {
+    return refused(error, options.logger);
+  }
+  if (result.valid) {
+    return {
+      pass: true,
+      context: result,
+      headers: result.ratelimit ? rateLimitHeaders(result.ratelimit) : NO_HEADERS,
+    };
+  }
+  if (result.code === "UNAVAILABLE") {
+    return options.onUnavailable === "allow"
+      ? { pass: true, context: result, headers: NO_HEADERS }
+      : refuse(UNAVAILABLE, [NO_STORE]);
+  }
+  const headers: Header[] = [NO_STORE];
+  if (result.ratelimit) headers.push(...rateLimitHeaders(result.ratelimit, result.code === "RATE_LIMITED"));
+  if (REFUSALS[result.code].code === "UNAUTHORIZED") headers.push(CHALLENGE);
+  return refuse(REFUSALS[result.code], headers);
+}
+
+/** RateLimit-Limit, -Remaining and -Reset (seconds until the binding window ends); Retry-After when refused by it. */
+function rateLimitHeaders(window: VerificationRateLimit, retry = false): Header[] {
+  const reset = Math.max(0, Math.ceil((Date.parse(window.resetAt) - Date.now()) / 1000));
+  const headers: Header[] = [
+    ["ratelimit-limit", String(window.limit)],
+    ["ratelimit-remaining", String(window.remaining)],
+    ["ratelimit-reset", String(reset)],
+  ];
+  if (retry) headers.push(["retry-after", String(reset)]);
+  return headers;
+}
+
+// Keyport refused the request itself: a key longer than any key is simply not a key (401); anything else
+// is the middleware's own options (permissions or cost out of range), a bug for the backend's log.
+function refused(error: unknown, logger: VerifyLogger): Decision {
+  if (error instanceof KeyportError && error.issues?.some((issue) => issue.path[0] === "key")) {
+    return refuse(REFUSALS.NOT_FOUND, [NO_STORE, CHALLENGE]);
+  }
+  const detail =
+    error instanceof KeyportError
+      ? `${error.code}: ${error.message}${error.issues ? ` ${JSON.stringify(error.issues)}` : ""}`
+      : "an unexpected error";
+  logger.warn(
+    `Keyport refused the middleware's verification request (${detail}): check its permissions and cost`,
+  );
+  return refuse(MISCONFIGURED, [NO_STORE]);
+}
+
+function refuse(refusal: Refusal, headers: readonly Header[]): Decision {
+  return {
+    pass: false,
+    status: statusOf(refusal.code),
+    headers,
+    body: JSON.stringify(errorBody(refusal.code, refusal.message)),
+  };
+}

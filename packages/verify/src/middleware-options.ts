@@ -1,0 +1,38 @@
+import type { DecideOptions, Header, UnavailablePolicy } from "./decision.js";
+import { createVerifier, type Verifier, type VerifierOptions } from "./verifier.js";
+
+/** A key getter: the key a request carries, or nothing (answered 401). */
+export type GetKey<Request> = (
+  request: Request,
+) => string | null | undefined | Promise<string | null | undefined>;
+
+/** The options of every middleware: the verifier's, plus what the protected routes ask of a key. */
+export interface KeyportOptions<Request> extends VerifierOptions {
+  /** When Keyport cannot answer: `"deny"` answers 503 (default), `"allow"` lets the request in. */
+  onUnavailable?: UnavailablePolicy;
+  /** Permissions every request must hold (403 otherwise). */
+  permissions?: string[];
+  /** Credits each request spends (Keyport's default: 1). */
+  cost?: number;
+  /** Where the key is read (default: `Authorization: Bearer <key>`, else `X-API-Key`). */
+  getKey?: GetKey<Request>;
+}
+
+/** One verifier per middleware (so one connection pool and one outage log), and its fixed settings. */
+export function prepare<Request>(options: KeyportOptions<Request>): {
+  verifier: Verifier;
+  settings: DecideOptions;
+} {
+  return {
+    verifier: createVerifier(options),
+    settings: {
+      onUnavailable: options.onUnavailable ?? "deny",
+      permissions: options.permissions,
+      cost: options.cost,
+      logger: options.logger ?? console,
+    },
+  };
+}
+
+/** The content type of every refusal (the project's error envelope). */
+export const JSON_CONTENT_TYPE: Header = ["content-type", "application/json; charset=utf-8"];

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, FRAMEWORKS, type MiddlewareOptions, startBackend } from "./support/apps.js";
+import { type Keyport, startKeyport } from "./support/keyport.js";
+
+/** A GET of the backend's protected route with `headers`; the body parsed as JSON. */
+async function get(backend: Backend, headers: Record<string, string> = {}) {
+  const response = await fetch(backend.url, { headers });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (framework) => {
+  let keyport: Keyport;
+  const backends: Backend[] = [];
+  const logLines: string[] = [];
+  const logger = { warn: (line: string) => logLines.push(line), info: (line: string) => logLines.push(line) };
+  const start = async (options: Partial<MiddlewareOptions> = {}) => {
+    const backend = await startBackend(framework, { baseUrl: keyport.baseUrl, logger, ...options });
+    backends.push(backend);
+    return backend;
+  };
+  let backend: Backend;
+
+  beforeAll(async () => {
+    keyport = await startKeyport();
+    backend = await start();
+  });
+  afterAll(async () => {
+    await Promise.all(backends.map((started) => started.close()));
+    await keyport?.close();
+  });
+
+  it("lets a valid key in with either header form and hands the verification to the route", async () => {
+    const { key, id } = await keyport.createKey({ name: "valid" });
+    for (const headers of [bearer(key), { "x-api-key": key }, { authorization: `bearer  ${key}` }]) {
+      const answer = await get(backend, headers);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        keyport: {
+          valid: true,
+          code: "VALID",
+          keyId: id,
+          wallet: expect.stringMatching(/^0x/),
+          expiresAt: null,
+          ratelimit: null,
+          permissions: [],
+          credits: null,
+          meta: null,
+        },
+      });
+      // No window was consulted: no RateLimit headers.
+      expect(answer.headers.get("ratelimit-limit")).toBeNull();
+    }
+  });
+
+  it("answers 401 in the error envelope for a missing key, naming both headers", async () => {
+    const forms: Record<string, string>[] = [
+      {},
+      { authorization: "Basic abc" },
+      { authorization: "Bearer " },
+      { "x-api-key": " " },
+    ];
+    for (const headers of forms) {
+      const answer = await get(backend, headers);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(answer.body).toEqual({
+        code: "UNAUTHORIZED",
+        message: "An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>",
+      });
+    }
+  });
+
+  it("answers 401 for an unknown, malformed or overlong key", async () => {
+    for (const key of ["kp_unknown0123456789abcdefghijklmnop", "nonsense", `kp_${"x".repeat(400)}`]) {
+      const answer = await get(backend, { "x-api-key": key });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ code: "UNAUTHORIZED", message: "The API key is not valid" });
+    }
+  });
+
+  it("refuses a revoked key with 401 within 1 s of the revocation", async () => {
+    const { key, id } = await keyport.createKey({ name: "revoked" });
+    expect((await get(backend, bearer(key))).status).toBe(200);
+    await keyport.revokeKey(id);
+    const revokedAt = Date.now();
+    await expect.poll(async () => (await get(backend, bearer(key))).status, { timeout: 1_000 }).toBe(401);
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
+    expect((await get(backend, bearer(key))).body).toEqual({
+      code: "UNAUTHORIZED",
+      message: "The API key has been revoked",
+    });
+  });
+
+  it("refuses an expired key with 401", async () => {
+    const expiresAt = new Date(Date.now() + 1_500).toISOString();
+    const { key } = await keyport.createKey({ name: "expiring", expiresAt });
+    expect((await get(backend, bearer(key))).status).toBe(200);
+    await expect.poll(async () => (await get(backend, bearer(key))).status).toBe(401);
+    expect((await get(backend, bearer(key))).body).toEqual({
+      code: "UNAUTHORIZED",
+      message: "The API key has expired",
+    });
+  });
+
+  it("answers 429 with RateLimit-* and Retry-After once the key's window is spent", async () => {
+    const { key } = await keyport.createKey({ name: "limited", rateLimit: { limit: 2, windowSeconds: 60 } });
+    const first = await get(backend, bearer(key));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-limit")).toBe("2");
+    expect(first.headers.get("ratelimit-remaining")).toBe("1");
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeLessThanOrEqual(60);
+    expect(first.headers.get("retry-after")).toBeNull();
+    expect(first.body.keyport.ratelimit).toMatchObject({ limit: 2, remaining: 1 });
+
+    expect((await get(backend, bearer(key))).status).toBe(200);
+    const refused = await get(backend, bearer(key));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: "The API key's rate limit is exhausted: retry later",
+    });
+    expect(refused.headers.get("ratelimit-limit")).toBe("2");
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    const reset = Number(refused.headers.get("ratelimit-reset"));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    expect(refused.headers.get("retry-after")).toBe(String(reset));
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers 500 and logs Keyport's issues (never the key) when its own options are out of range", async () => {
+    const misconfigured = await start({ cost: 5_000 });
+    const { key } = await keyport.createKey({ name: "misconfigured" });
+    const answer = await get(misconfigured, bearer(key));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ code: "INTERNAL_SERVER_ERROR", message: "Internal server error" });
+    expect(logLines.at(-1)).toMatch(
+      /^Keyport refused the middleware's verification request \(BAD_REQUEST: .*"cost"/,
+    );
+    for (const line of logLines) expect(line).not.toContain(key);
+  });
+});

@@ -1,0 +1,83 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { type App, createApp, parseEnv } from "@keyport/server";
+import { inject } from "vitest";
+import { createLogger } from "../../../server/src/logger.js";
+import { createKeyOver } from "../../../server/test/support/keys.js";
+import { logSink } from "../../../server/test/support/log-sink.js";
+import { request } from "../../../server/test/support/server.js";
+import { signIn } from "../../../server/test/support/siwe.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
+    pgliteTemplate: string;
+    /** Where this run's copies go. */
+    pgliteCopies: string;
+  }
+}
+
+/** The real Keyport server on 127.0.0.1 over a PGlite of its own, which a test can stop and start again. */
+export interface Keyport {
+  /** e.g. `http://127.0.0.1:54321`: the same across a stop and start. */
+  baseUrl: string;
+  /** Every line the server logged (info and above), as text. */
+  logLines: string[];
+  /** Creates a key for this server's wallet over REST; `body` as `POST /api-keys` takes it. */
+  createKey(body?: Record<string, unknown>): Promise<{ key: string; id: string }>;
+  /** Revokes a key over REST (`DELETE /api-keys/:id`). */
+  revokeKey(id: string): Promise<void>;
+  /** Stops the server: its port refuses connections until `start`. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server app on a copy of the run's migrated PGlite folder (`memory:` when the global
+ * setup did not run: then it cannot restart), signs in with a viem local account; share one per file.
+ */
+export async function startKeyport(env: Record<string, string> = {}): Promise<Keyport> {
+  const template = inject("pgliteTemplate");
+  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const settings = parseEnv({ ...database, LOG_LEVEL: "info", NONCE_RATE_LIMIT: "off", ...env });
+  const logLines: string[] = [];
+  const open = () =>
+    createApp(settings, { logger: createLogger("info", logSink(logLines)), shutdownTimeoutMs: 1_000 });
+  let app: App | null = await open();
+  const port = await app.listen(0, "127.0.0.1");
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { token } = await signIn(baseUrl);
+  return {
+    baseUrl,
+    logLines,
+    async createKey(body = { name: "backend" }) {
+      const created = await createKeyOver(baseUrl, token, body);
+      return { key: created.key, id: created.apiKey.id };
+    },
+    async revokeKey(id) {
+      const { status } = await request(baseUrl, "DELETE", `/api-keys/${id}`, { token });
+      if (status !== 200) throw new Error(`revoke failed with ${status}`);
+    },
+    async stop() {
+      await app?.close();
+      app = null;
+    },
+    async start() {
+      app = await open();
+      await app.listen(port, "127.0.0.1");
+    },
+    async close() {
+      await app?.close();
+      app = null;
+    },
+  };
+}
+
+/** A new data dir holding a copy of the template as its `pglite` folder (deleted when the run ends). */
+function copyOf(template: string): string {
+  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "verify-"));
+  cpSync(template, join(dataDir, "pglite"), { recursive: true });
+  return dataDir;
+}
