@@ -1,14 +1,16 @@
 import { codeForStatus, type ErrorCode } from "@keyport/errors";
-import { bodyLimit, H3, type H3Event, type HTTPError } from "h3";
+import { bodyLimit, H3, type HTTPError } from "h3";
 import type { Redis } from "ioredis";
 import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
 import { CLIENT_CLOSED, CLIENT_CLOSED_STATUS, isClientGone } from "./http/abort.js";
+import { createAccessLog } from "./http/access-log.js";
 import { createTrustedProxies } from "./http/client-ip.js";
 import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
-import { createAccessLogger, createLogger } from "./http/logger.js";
+import { createLogger, sharedStdout } from "./http/logger.js";
 import { corsHeaders, isCorsPath } from "./http/origin.js";
+import "./http/request-context.js";
 import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
 import { createProxyMetrics } from "./metrics/proxy-metrics.js";
@@ -64,13 +66,12 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
  */
 export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   const logger = createLogger(env.LOG_LEVEL, options.logDestination);
-  const accessLogger = createAccessLogger(env.LOG_LEVEL, options.logDestination);
+  const accessLog = createAccessLog(env.LOG_LEVEL, options.logDestination ?? sharedStdout());
   const allowedOrigins = new Set(env.ALLOWED_ORIGINS);
   const clientIp = createClientIpReader(createTrustedProxies(env.TRUSTED_PROXIES));
   const keyport = createKeyportClient({ baseUrl: env.KEYPORT_URL, timeoutMs: env.KEYPORT_TIMEOUT_MS });
   const cookies = createSessionCookies(env.PUBLIC_ORIGIN);
   const sessions = createSessionResolver({ keyport, publicOrigin: env.PUBLIC_ORIGIN });
-  const startedAt = new WeakMap<H3Event, number>();
   // Per app, not prom-client's global registry: tests run several apps in one process.
   const metrics = createProxyMetrics();
   // Budget, per-IP limit and cache tier: in Redis with REDIS_URL (shared by every instance), else here.
@@ -87,27 +88,38 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     // h3 would print unhandled errors in full; ours go through pino without request data.
     silent: true,
     onRequest: (event) => {
-      startedAt.set(event, performance.now());
+      event.context.startedAt = performance.now();
     },
     // A client that reset or left mid-request is not an outage: no "unhandled error", no 500.
     onError: (error, event) => (isClientGone(event) ? errorResponse(CLIENT_CLOSED) : mapError(error, logger)),
     onResponse: (response, event) => {
       // Answers differ by Origin (CORS headers, 403), so shared caches must key on it.
-      if (!response.headers.has("vary")) response.headers.set("vary", "Origin");
       const verdict = originVerdict(event, env.PUBLIC_ORIGIN, allowedOrigins);
       if (verdict.kind === "allowed" && isCorsPath(event.url.pathname, env.CHAT_ACCESS === "public")) {
         for (const [name, value] of Object.entries(corsHeaders(verdict.origin)))
           response.headers.set(name, value);
+      } else if (event.context.varyDone !== true && !response.headers.has("vary")) {
+        // Skipped for a prepared cache hit: reading `headers` would copy all of its headers.
+        response.headers.set("vary", "Origin");
       }
-      const started = startedAt.get(event);
+      const started = event.context.startedAt;
+      const elapsedMs = started === undefined ? undefined : performance.now() - started;
       // Whatever a route made of a vanished client (a 400 for a cut body, a 499 from an upstream
       // call it aborted, a 200 nobody reads) is logged and counted as the abort it is.
       const aborted = isClientGone(event);
       const status = aborted ? CLIENT_CLOSED_STATUS : response.status;
-      logRequest(accessLogger, event, status, started, aborted);
+      const method = event.req.method;
+      // The path only: query strings are the client's business, not our logs'.
+      accessLog(
+        method,
+        event.url.pathname,
+        status,
+        elapsedMs === undefined ? undefined : Math.round(elapsedMs),
+        aborted,
+      );
       // The registered route's template, never the raw path (a coin id, a probe's URL).
       const route = event.context.matchedRoute?.route ?? "(unmatched)";
-      if (started !== undefined) metrics.http.observe(event.req.method, route, status, started);
+      if (elapsedMs !== undefined) metrics.http.observe(method, route, status, elapsedMs);
     },
   });
 
@@ -183,23 +195,4 @@ function mapError(error: HTTPError, logger: Logger): Response {
     logger.error({ error: error.cause instanceof Error ? error.cause.name : error.name }, "unhandled error");
   }
   return errorResponse({ code, message: MESSAGES[code] ?? "Request failed" });
-}
-
-function logRequest(
-  logger: Logger,
-  event: H3Event,
-  status: number,
-  start: number | undefined,
-  aborted: boolean,
-): void {
-  logger.info(
-    {
-      method: event.req.method,
-      // The path only: query strings are the client's business, not our logs'.
-      path: event.url.pathname,
-      status,
-      durationMs: start === undefined ? undefined : Math.round(performance.now() - start),
-    },
-    aborted ? "request aborted by the client" : "request",
-  );
 }

@@ -148,6 +148,46 @@ describe("cache", () => {
     expect(cg.requests).toHaveLength(1);
   });
 
+  it("answers a hit with the miss's bytes and Content-Length, Vary: Origin, a max-age that counts down, and CORS for an allowed origin", async () => {
+    let clock = 1_000;
+    const site = "https://app.example";
+    await start({ ALLOWED_ORIGINS: site }, { cache: { pricesTtlMs: 60_000, now: () => clock } });
+    const miss = await proxy.call(SIMPLE);
+    expect(miss.headers["x-cache"]).toBe("MISS");
+    for (const [advanceMs, maxAge] of [
+      [0, 60],
+      [10_500, 49],
+      [0, 49],
+      [20_000, 29],
+    ] as const) {
+      clock += advanceMs;
+      const hit = await proxy.call(SIMPLE);
+      expect(hit.status).toBe(200);
+      expect(hit.text).toBe(miss.text);
+      expect(hit.headers).toMatchObject({
+        "x-cache": "HIT",
+        "content-type": "application/json; charset=utf-8",
+        "content-length": String(Buffer.byteLength(miss.text)),
+        "cache-control": `public, max-age=${maxAge}, stale-while-revalidate=60`,
+        vary: "Origin",
+      });
+      expect(hit.headers["access-control-allow-origin"]).toBeUndefined();
+    }
+    const head = await proxy.call(SIMPLE, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    expect(head.headers["content-length"]).toBe(String(Buffer.byteLength(miss.text)));
+    const cors = await proxy.call(SIMPLE, { headers: { origin: site } });
+    expect(cors.headers).toMatchObject({
+      "x-cache": "HIT",
+      "access-control-allow-origin": site,
+      vary: "Origin",
+    });
+    // The CORS answer's headers were its own: the next hit without Origin has none.
+    expect((await proxy.call(SIMPLE)).headers["access-control-allow-origin"]).toBeUndefined();
+    expect(cg.requests).toHaveLength(1);
+  });
+
   it("serves a stale copy at once within the stale-while-revalidate window and refreshes it behind", async () => {
     let clock = 1_000;
     await start({}, { cache: { pricesTtlMs: 50_000, staleWhileRevalidateMs: 60_000, now: () => clock } });

@@ -11,9 +11,13 @@ export interface CacheEntry {
 /** How a request was served. */
 export type CacheState = "HIT" | "MISS" | "STALE";
 
-/** The cache's answer: a body with its freshness, or the failure when there is nothing to serve. */
+/**
+ * The cache's answer: a body with its freshness, or the failure when there is nothing to serve.
+ * `entry` is the cached object itself (the same object until a refresh replaces it), so a caller
+ * can keep what it derives from a body (its bytes, its headers) beside it.
+ */
 export type CacheOutcome =
-  | { ok: true; body: string; state: CacheState; maxAgeSeconds: number }
+  | { ok: true; body: string; entry: CacheEntry; state: CacheState; maxAgeSeconds: number }
   | { ok: false; failure: UpstreamFailure };
 
 /** Calls the upstream for one key; the cache calls it at most once at a time per key. */
@@ -68,7 +72,7 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
   const answer = (entry: CacheEntry, state: CacheState, ttlMs: number): CacheOutcome => {
     const maxAgeSeconds =
       state === "STALE" ? 0 : Math.max(0, Math.floor((ttlMs - (now() - entry.fetchedAt)) / 1_000));
-    return { ok: true, body: entry.body, state, maxAgeSeconds };
+    return { ok: true, body: entry.body, entry, state, maxAgeSeconds };
   };
 
   const loadHere = async (load: Loader): Promise<SharedLoad> => {

@@ -25,8 +25,10 @@ export function originVerdict(
   return checkOrigin(event.req.headers.get("origin"), publicOrigin, allowed);
 }
 
-// Paths counted per client IP: the API the proxy pays for (CoinGecko, the agent) or passes on.
-const LIMITED_PREFIXES = ["/api/", "/trpc/"];
+/** Paths counted per client IP: the API the proxy pays for (CoinGecko, the agent) or passes on. */
+function isLimitedPath(path: string): boolean {
+  return path.startsWith("/api/") || path.startsWith("/trpc/");
+}
 
 /**
  * Runs before every route: refuses foreign origins (403), refuses a state-changing request that
@@ -57,7 +59,7 @@ export function createGuards(options: GuardOptions): Middleware {
         message: "Session routes answer only the dashboard's own pages",
       });
     }
-    if (LIMITED_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+    if (isLimitedPath(path)) {
       const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
       // The in-process limiter answers at once; the shared one (Redis) with a promise.
       if (result instanceof Promise)

@@ -14,6 +14,9 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
+// One shared verdict for every allowed request: the in-process limiter allocates nothing on a pass.
+const ALLOWED: RateLimitVerdict = Object.freeze({ allowed: true });
+
 /**
  * A fixed-window limiter: each client's window opens at its first request and lasts `windowMs`.
  * Expired windows are swept once per window, so memory follows the number of recent clients.
@@ -39,11 +42,11 @@ export function createRateLimiter(options: RateLimiterOptions): { hit(client: st
       const window = windows.get(client);
       if (window === undefined || at - window.start >= options.windowMs) {
         windows.set(client, { start: at, count: 1 });
-        return { allowed: true };
+        return ALLOWED;
       }
       if (window.count < options.limit) {
         window.count += 1;
-        return { allowed: true };
+        return ALLOWED;
       }
       const retryAfterSeconds = Math.max(1, Math.ceil((window.start + options.windowMs - at) / 1_000));
       return { allowed: false, retryAfterSeconds };

@@ -1,5 +1,6 @@
 import { getRequestIP, type H3Event } from "h3";
 import { clientAddress, type TrustedProxies } from "./client-ip.js";
+import "./request-context.js";
 
 /** Reads a request's client address (see `clientAddress`); answers once per request. */
 export type ClientIpReader = (event: H3Event) => string | undefined;
@@ -10,11 +11,11 @@ export type ClientIpReader = (event: H3Event) => string | undefined;
  * believe `X-Forwarded-Host`: `Host` is never trusted here).
  */
 export function createClientIpReader(trusted: TrustedProxies): ClientIpReader {
-  const seen = new WeakMap<H3Event, string | undefined>();
   return (event) => {
-    if (seen.has(event)) return seen.get(event);
+    const seen = event.context.clientIp;
+    if (seen !== undefined) return seen ?? undefined;
     const address = clientAddress(getRequestIP(event), event.req.headers.get("x-forwarded-for"), trusted);
-    seen.set(event, address);
+    event.context.clientIp = address ?? null;
     return address;
   };
 }

@@ -5,8 +5,8 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 /** Counts and times answered requests by method, route template and status. */
 export interface HttpMetrics {
-  /** Records one answer; `started` is the request's `performance.now()`. */
-  observe(method: string, route: string, status: number, started: number): void;
+  /** Records one answer that took `elapsedMs` from receiving the request to its response head. */
+  observe(method: string, route: string, status: number, elapsedMs: number): void;
 }
 
 interface RouteSeries {
@@ -81,11 +81,11 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
   }
 
   return {
-    observe(method, route, status, started) {
+    observe(method, route, status, elapsedMs) {
       const series = seriesFor(method, route);
       series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
       if (status >= 500) series.serverErrors++;
-      series.duration.observe((performance.now() - started) / 1_000);
+      series.duration.observe(elapsedMs / 1_000);
     },
   };
 }

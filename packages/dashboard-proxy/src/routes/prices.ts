@@ -1,8 +1,13 @@
-import { getQuery, getRouterParams, type H3, type H3Event, HTTPResponse } from "h3";
+import { getQuery, getRouterParams, type H3, type H3Event, type HTTPResponse } from "h3";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { SharedCacheStore } from "../cache/shared-store.js";
-import { type CacheOutcome, createUpstreamCache, type Loader } from "../cache/upstream-cache.js";
+import {
+  type CacheOutcome,
+  createUpstreamCache,
+  type GetOptions,
+  type Loader,
+} from "../cache/upstream-cache.js";
 import { memoizeByUrl } from "../cache/url-memo.js";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
 import type { CacheMetrics } from "../metrics/cache.js";
@@ -27,6 +32,8 @@ import { failureToApiError, type UpstreamFailure } from "../upstream/failure.js"
 import { chartGranularity, chartTtl, FRESHNESS, pricesTtl, rangeTtl } from "../upstream/freshness.js";
 import { intervalRefusal, type Plan } from "../upstream/plans.js";
 import { registerStartupCheck } from "../upstream/startup-check.js";
+import "../http/request-context.js";
+import { createCachedResponses } from "./prepared-response.js";
 import { DASHBOARD_ROUTES, type DashboardRouteName } from "./table.js";
 
 /** Cache timing. Freshness follows CoinGecko's own updates by plan and granularity (upstream/freshness.ts). */
@@ -64,6 +71,13 @@ const PLAN_MEMO_MAX = 1_000;
 interface Planned<T> {
   request: CoinGeckoRequest<T>;
   ttlMs: number;
+}
+
+/** A planned call as the cache takes it. */
+interface Ready {
+  key: string;
+  load: Loader;
+  options: GetOptions;
 }
 
 /**
@@ -109,6 +123,14 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
       return result;
     };
 
+  // One per app: each cache entry's bytes and headers, prepared on its first answer.
+  const respond = createCachedResponses(swrSeconds);
+  const answer = (event: H3Event, outcome: CacheOutcome): Response | HTTPResponse => {
+    if (!outcome.ok) return errorResponse(failureToApiError(outcome.failure, SERVICE, plan));
+    event.context.varyDone = true;
+    return respond(outcome.entry, outcome.state, outcome.maxAgeSeconds);
+  };
+
   /** Registers one cached route: `plan` validates the event into a call, or answers the refusal. */
   const route = (
     name: DashboardRouteName,
@@ -117,15 +139,21 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
     remember = true,
   ) => {
     const target = createCache(name);
-    const planned = remember ? memoizeByUrl(planCall, (call) => !("code" in call), PLAN_MEMO_MAX) : planCall;
+    // The loader and the cache options are made with the plan, so a remembered URL reuses them.
+    const ready = (event: H3Event): Ready | ApiError => {
+      const call = planCall(event);
+      if ("code" in call) return call;
+      return { key: call.request.key, load: load(call.request), options: { ttlMs: call.ttlMs } };
+    };
+    const planned = remember ? memoizeByUrl(ready, (call) => !("code" in call), PLAN_MEMO_MAX) : ready;
     app.get(DASHBOARD_ROUTES[name].path, (event) => {
       const call = planned(event);
       if ("code" in call) return errorResponse(call);
-      const outcome = target.get(call.request.key, load(call.request), { ttlMs: call.ttlMs });
+      const outcome = target.get(call.key, call.load, call.options);
       // A copy in this process answers synchronously; only a load is awaited.
       return outcome instanceof Promise
-        ? outcome.then((settled) => cachedResponse(settled, swrSeconds, plan))
-        : cachedResponse(outcome, swrSeconds, plan);
+        ? outcome.then((settled) => answer(event, settled))
+        : answer(event, outcome);
     });
   };
 
@@ -201,18 +229,4 @@ function coinInput<S extends z.ZodType<object>>(
 
 function invalid(error: z.ZodError): ApiError {
   return validationError(error, "Invalid request");
-}
-
-function cachedResponse(outcome: CacheOutcome, swrSeconds: number, plan: Plan): Response | HTTPResponse {
-  if (!outcome.ok) return errorResponse(failureToApiError(outcome.failure, SERVICE, plan));
-  // h3's own response: srvx writes the string body with one res.end() instead of streaming a web
-  // Response body (a quarter of a cached request's CPU went there).
-  return new HTTPResponse(outcome.body, {
-    status: 200,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": `public, max-age=${outcome.maxAgeSeconds}, stale-while-revalidate=${swrSeconds}`,
-      "x-cache": outcome.state,
-    },
-  });
 }

@@ -1,0 +1,52 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { createAccessLog } from "./access-log.js";
+
+/** Captures lines, parsed, with `time` checked and then left out (it is the wall clock). */
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  return {
+    lines,
+    write(line: string) {
+      expect(line.endsWith("}\n")).toBe(true);
+      const { time, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      expect(typeof time).toBe("number");
+      lines.push(rest);
+    },
+  };
+}
+
+describe("access log", () => {
+  it("writes the line pino writes for the same request, field for field", () => {
+    const ours = capture();
+    const theirs = capture();
+    const log = createAccessLog("info", ours);
+    const logger = pino({ level: "info", base: { service: "dashboard-proxy" } }, theirs);
+    const odd = '/api/"quoted"\\back\u0001slash/ü';
+    log("GET", odd, 200, 3, false);
+    logger.info({ method: "GET", path: odd, status: 200, durationMs: 3 }, "request");
+    log("POST", "/api/chat", 499, undefined, true);
+    logger.info(
+      { method: "POST", path: "/api/chat", status: 499, durationMs: undefined },
+      "request aborted by the client",
+    );
+    expect(ours.lines).toEqual(theirs.lines);
+    expect(ours.lines[0]).toEqual({
+      level: 30,
+      service: "dashboard-proxy",
+      method: "GET",
+      path: odd,
+      status: 200,
+      durationMs: 3,
+      msg: "request",
+    });
+  });
+
+  it("writes nothing above info", () => {
+    for (const level of ["warn", "error", "fatal", "silent"]) {
+      const lines = capture();
+      createAccessLog(level, lines)("GET", "/healthz", 200, 1, false);
+      expect(lines.lines).toEqual([]);
+    }
+  });
+});
