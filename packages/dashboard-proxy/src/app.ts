@@ -59,6 +59,9 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: "Unsupported content type",
 };
 
+// What each app opened itself and must release on shutdown (see closeApp).
+const closers = new WeakMap<H3, () => Promise<void>>();
+
 /**
  * Builds the dashboard proxy: guards (origin, rate limit, body limit), `/healthz`, the price routes
  * and chat. Serve it with h3's `serve(app, { port })` or any fetch-compatible server.
@@ -185,7 +188,17 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   // Last, and under `/**`: every route above is more specific, so the page never answers for one.
   registerStaticRoutes(app, { dir: env.DASHBOARD_DIR });
 
+  closers.set(app, shared.close);
   return app;
+}
+
+/**
+ * Releases what `createApp` opened for `app`: the Redis client of `REDIS_URL` (quit, so commands
+ * already sent get their replies). Call it once the server has closed (no request still running).
+ * @example await server.close(); await closeApp(app);
+ */
+export async function closeApp(app: H3): Promise<void> {
+  await closers.get(app)?.();
 }
 
 function mapError(error: HTTPError, logger: Logger): Response {

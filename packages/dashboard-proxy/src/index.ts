@@ -3,7 +3,7 @@
 // Errors
 export { ERROR_STATUS, type ErrorCode, type ErrorEnvelope, type ErrorIssue } from "@keyport/errors";
 // App and settings
-export { type CreateAppOptions, createApp } from "./app.js";
+export { type CreateAppOptions, closeApp, createApp } from "./app.js";
 export { type Env, EnvError, type EnvSource, parseEnv } from "./env.js";
 // Routes, for the typed client
 export { DASHBOARD_ROUTES, type DashboardRouteName, type DashboardRoutes } from "./routes/table.js";

@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { createApp } from "./app.js";
+import { closeApp, createApp } from "./app.js";
 import { EnvError, loadEnv } from "./env.js";
 import { publicUrl } from "./http/public-url.js";
 import { serveApp } from "./http/serve.js";
@@ -58,10 +58,14 @@ function start(): void {
     // Let in-flight requests (chat streams included) finish, but not forever.
     const force = setTimeout(() => void server.close(true), 10_000);
     force.unref();
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // Redis is quit after the last request, which may still be using it.
+    server
+      .close()
+      .then(() => closeApp(app))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   // `on`, not `once`: under the root start a Ctrl-C arrives twice (from the terminal and forwarded), and
   // a second signal must not fall through to Node's default, which kills the process mid-drain.

@@ -7,7 +7,7 @@ import { createRateLimiter, type RateLimiter } from "./http/rate-limit.js";
 import { createBudgetMetrics } from "./metrics/budget.js";
 import { createRedisBudget } from "./redis/budget.js";
 import { createRedisCacheStore } from "./redis/cache-store.js";
-import { connectRedis } from "./redis/connect.js";
+import { closeRedis, connectRedis } from "./redis/connect.js";
 import { createRedisRateLimiter } from "./redis/rate-limit.js";
 import { createMemoryBudget, type RefusalListener, type UpstreamBudget } from "./upstream/budget.js";
 
@@ -18,6 +18,8 @@ export interface SharedState {
   rateLimiter: RateLimiter;
   /** The cache tier behind each instance's LRU; undefined without Redis. */
   cacheStore: SharedCacheStore | undefined;
+  /** Quits the Redis client opened for `REDIS_URL` (never one the caller passed in). */
+  close(): Promise<void>;
 }
 
 /** What {@link createSharedState} needs besides the settings. */
@@ -50,10 +52,13 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
     limit: env.RATE_LIMIT_PER_MINUTE,
     windowMs: options.rateLimitWindowMs,
   });
-  const redis =
-    options.redis ?? (env.REDIS_URL === undefined ? undefined : connectRedis(env.REDIS_URL, options.logger));
+  const owned =
+    options.redis === undefined && env.REDIS_URL !== undefined
+      ? connectRedis(env.REDIS_URL, options.logger, env.REDIS_KEY_PREFIX)
+      : undefined;
+  const redis = options.redis ?? owned;
 
-  let state: Omit<SharedState, "onBudgetRefused">;
+  let state: Omit<SharedState, "onBudgetRefused" | "close">;
   if (redis === undefined) {
     state = {
       budget: createMemoryBudget(limits, options.now),
@@ -87,5 +92,11 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
     },
     redis === undefined ? "upstream budget (this instance)" : "upstream budget (shared through Redis)",
   );
-  return { ...state, onBudgetRefused: createBudgetMetrics(options.registry, state.budget) };
+  return {
+    ...state,
+    onBudgetRefused: createBudgetMetrics(options.registry, state.budget),
+    close: async () => {
+      if (owned !== undefined) await closeRedis(owned);
+    },
+  };
 }
