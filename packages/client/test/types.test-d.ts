@@ -41,8 +41,16 @@ describe("Keyport client types", () => {
     expectTypeOf<Verification>().not.toBeAny();
     expectTypeOf<Verification["valid"]>().toEqualTypeOf<boolean>();
     expectTypeOf<Verification["code"]>().toEqualTypeOf<
-      "VALID" | "NOT_FOUND" | "REVOKED" | "EXPIRED" | "RATE_LIMITED"
+      | "VALID"
+      | "NOT_FOUND"
+      | "REVOKED"
+      | "EXPIRED"
+      | "INSUFFICIENT_PERMISSIONS"
+      | "USAGE_EXCEEDED"
+      | "RATE_LIMITED"
     >();
+    expectTypeOf<Verification["permissions"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<Verification["credits"]>().toEqualTypeOf<{ remaining: number } | null>();
     expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Verification["ratelimit"]>().toEqualTypeOf<{
       limit: number;
@@ -58,6 +66,8 @@ describe("Keyport client types", () => {
       valid: number;
       rateLimited: number;
       expired: number;
+      insufficientPermissions: number;
+      usageExceeded: number;
       revoked: number;
     }>();
     expectTypeOf<Usage["series"][number]["start"]>().toEqualTypeOf<Date>();

@@ -1,5 +1,5 @@
 /** The HTTP methods the REST surface uses. */
-export type RestMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type RestMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * A procedure's meta: how it appears in the OpenAPI document. The project's own type rather than

@@ -97,7 +97,14 @@ describeDatabases("audit events", (target) => {
       action: "key.created",
       keyId: created.apiKey.id,
       at: expect.stringMatching(ISO),
-      changes: { name: "prod", expiresAt, rateLimit: { limit: 100, windowSeconds: 60 } },
+      changes: {
+        name: "prod",
+        expiresAt,
+        rateLimit: { limit: 100, windowSeconds: 60 },
+        permissions: [],
+        credits: null,
+        meta: null,
+      },
     });
     expect(rolledEvent).toMatchObject({
       keyId: created.apiKey.id,

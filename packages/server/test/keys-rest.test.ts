@@ -65,6 +65,9 @@ describeDatabases("API keys over REST", (target) => {
       lastUsedAt: null,
       revokedAt: null,
       rateLimit: { limit: 100, windowSeconds: 60 },
+      permissions: [],
+      credits: null,
+      meta: null,
     });
     const [row] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.hash).toBe(hashKey(key));

@@ -26,6 +26,8 @@ const counts = (valid: number, rateLimited = 0, expired = 0, revoked = 0): Count
   rateLimited,
   expired,
   revoked,
+  insufficientPermissions: 0,
+  usageExceeded: 0,
 });
 
 describeDatabases("usage statistics", (target) => {

@@ -14,6 +14,9 @@ const NOT_FOUND = {
   wallet: null,
   expiresAt: null,
   ratelimit: null,
+  permissions: [],
+  credits: null,
+  meta: null,
 };
 
 describeDatabases("key verification", (target) => {
@@ -46,6 +49,9 @@ describeDatabases("key verification", (target) => {
         wallet: session.wallet,
         expiresAt,
         ratelimit: null,
+        permissions: [],
+        credits: null,
+        meta: null,
       });
     });
 
@@ -74,6 +80,9 @@ describeDatabases("key verification", (target) => {
         code: "REVOKED",
         keyId: apiKey.id,
         ratelimit: null,
+        permissions: [],
+        credits: null,
+        meta: null,
       });
     });
 

@@ -1,4 +1,5 @@
 import type { RateLimit } from "../schemas/api-key.js";
+import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 
 /** Every action the audit trail records (the table's CHECK constraint holds the same list). */
 export const KEY_EVENT_ACTIONS = [
@@ -28,8 +29,42 @@ export function keyCreatedChanges(key: {
   name: string;
   expiresAt: Date | null;
   rateLimit: RateLimit | null;
+  permissions: string[];
+  credits: CreditsInput | null;
+  meta: KeyMeta | null;
 }): EventChanges {
-  return { name: key.name, expiresAt: iso(key.expiresAt), rateLimit: key.rateLimit };
+  return {
+    name: key.name,
+    expiresAt: iso(key.expiresAt),
+    rateLimit: key.rateLimit,
+    permissions: key.permissions,
+    credits: key.credits,
+    meta: jsonValue(key.meta),
+  };
+}
+
+/** What a PATCH set: each field it carried, with its new value (`null` where it cleared one). */
+export function keyUpdatedChanges(patch: {
+  name?: string | undefined;
+  expiresAt?: Date | null | undefined;
+  rateLimit?: RateLimit | null | undefined;
+  permissions?: string[] | undefined;
+  credits?: CreditsInput | null | undefined;
+  meta?: KeyMeta | null | undefined;
+}): EventChanges {
+  const changes: EventChanges = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.expiresAt !== undefined) changes.expiresAt = iso(patch.expiresAt);
+  if (patch.rateLimit !== undefined) changes.rateLimit = patch.rateLimit;
+  if (patch.permissions !== undefined) changes.permissions = patch.permissions;
+  if (patch.credits !== undefined) changes.credits = patch.credits;
+  if (patch.meta !== undefined) changes.meta = jsonValue(patch.meta);
+  return changes;
+}
+
+/** `meta` as a change value: it is already JSON (validated on the way in). */
+function jsonValue(meta: KeyMeta | null): ChangeValue {
+  return meta;
 }
 
 /**

@@ -31,7 +31,7 @@ const DESCRIPTION = `Wallet-owned API keys. Sign in with Ethereum (EIP-4361): PO
 
 Every error is JSON \`{ code, message, issues? }\` where \`code\` is the tRPC error code name. Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
 
-const METHODS = ["get", "post", "put", "delete"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /**
  * OpenAPI 3.1 for the REST table: trpc-to-openapi describes each procedure's input and output from

@@ -20,7 +20,7 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
       throw new TRPCError({ code: "BAD_REQUEST", message: "Input validation failed", cause: parsed.error });
     }
     const deadline: Deadline = { aborted: false };
-    const answer = services.verification.verifier.verify(parsed.data.key, deadline);
+    const answer = services.verification.verifier.verify(parsed.data.key, parsed.data, deadline);
     // A cached key answers at once; one that waits on the database or Redis has a deadline.
     sendJson(
       res,

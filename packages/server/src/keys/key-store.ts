@@ -1,10 +1,13 @@
 import type { Db } from "../db/database.js";
-import type { ApiKey, RateLimit } from "../schemas/api-key.js";
+import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
+import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
+import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges } from "../verify/key-changes.js";
+import { loadCredits } from "./credits.js";
 import type { PageCursor } from "./cursor.js";
 import { toApiKey } from "./status.js";
 import type { StatusFilter } from "./status-condition.js";
-import { createKey, listKeys, revokeKey, rollKey } from "./store.js";
+import { createKey, listKeys, revokeKey, rollKey, updateKey } from "./store.js";
 
 /** A new key: its secret (shown once) and its public shape. */
 export interface IssuedKey {
@@ -20,6 +23,9 @@ export interface KeyStore {
     name: string;
     expiresAt: Date | null;
     rateLimit: RateLimit | null;
+    permissions: string[];
+    credits: CreditsInput | null;
+    meta: KeyMeta | null;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
   /** One page of a wallet's keys, newest first, and the cursor of the next page (null at the end). */
@@ -30,6 +36,20 @@ export interface KeyStore {
     cursor: PageCursor | null;
     now: Date;
   }): Promise<{ keys: ApiKey[]; nextCursor: string | null }>;
+  /**
+   * Changes the fields `patch` carries (absent: unchanged, null: cleared); `revoked` for a revoked key,
+   * `cap` when re-activating an expired key would exceed the cap.
+   */
+  update(params: {
+    id: string;
+    wallet: string;
+    patch: Omit<UpdateKeyInput, "id">;
+    now: Date;
+  }): Promise<
+    | { ok: true; apiKey: ApiKey }
+    | { ok: false; reason: "not_found" | "revoked" }
+    | { ok: false; reason: "cap"; max: number }
+  >;
   /** Revokes now (idempotent); null when the wallet has no such key. */
   revoke(params: { id: string; wallet: string; now: Date }): Promise<ApiKey | null>;
   /**
@@ -65,26 +85,42 @@ export function createKeyStore({ db, changes, prefix, maxActiveKeys }: KeyStoreO
     async create(params) {
       const created = await createKey(db, { ...params, prefix, maxActiveKeys });
       if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
-      return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now) };
+      return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now, created.credits) };
     },
     async list(params) {
       const page = await listKeys(db, params);
-      return { keys: page.rows.map((row) => toApiKey(row, params.now)), nextCursor: page.nextCursor };
+      const credits = await loadCredits(db, page.rows);
+      return {
+        keys: page.rows.map((row) => toApiKey(row, params.now, creditsOf(credits, row))),
+        nextCursor: page.nextCursor,
+      };
+    },
+    async update(params) {
+      const updated = await updateKey(db, changes, { ...params, maxActiveKeys });
+      if (!updated.ok && updated.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
+      if (!updated.ok) return updated;
+      return { ok: true, apiKey: toApiKey(updated.row, params.now, updated.credits) };
     },
     async revoke(params) {
       const row = await revokeKey(db, changes, params);
-      return row === null ? null : toApiKey(row, params.now);
+      if (row === null) return null;
+      return toApiKey(row, params.now, creditsOf(await loadCredits(db, [row]), row));
     },
     async roll(params) {
       const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys });
       if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
       if (!rolled.ok) return rolled;
+      const credits = await loadCredits(db, [rolled.row]);
       return {
         ok: true,
         key: rolled.key,
-        apiKey: toApiKey(rolled.row, params.now),
-        previous: toApiKey(rolled.previous, params.now),
+        apiKey: toApiKey(rolled.row, params.now, creditsOf(credits, rolled.row)),
+        previous: toApiKey(rolled.previous, params.now, creditsOf(credits, rolled.previous)),
       };
     },
   };
+}
+
+function creditsOf(credits: Map<string, KeyCreditsRow>, row: ApiKeyRow): KeyCreditsRow | undefined {
+  return row.creditsId === null ? undefined : credits.get(row.creditsId);
 }

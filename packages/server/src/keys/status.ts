@@ -1,5 +1,6 @@
-import type { ApiKeyRow } from "../db/schema/index.js";
+import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, ApiKeyStatus } from "../schemas/api-key.js";
+import { toCredits } from "./credits.js";
 
 /**
  * Status at `now`: revoked once `revokedAt` has passed (a roll's grace period puts it in the future),
@@ -11,8 +12,8 @@ export function deriveStatus(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt">, no
   return "active";
 }
 
-/** Maps a stored row to the public `ApiKey` shape (the hash never leaves). */
-export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
+/** Maps a stored row, with its credit balance if it has one, to the public `ApiKey` shape (the hash never leaves). */
+export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): ApiKey {
   return {
     id: row.id,
     wallet: row.wallet,
@@ -27,5 +28,8 @@ export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
       row.rateLimitLimit !== null && row.rateLimitWindowSeconds !== null
         ? { limit: row.rateLimitLimit, windowSeconds: row.rateLimitWindowSeconds }
         : null,
+    permissions: row.permissions,
+    credits: toCredits(credits, now),
+    meta: row.meta,
   };
 }

@@ -1,10 +1,28 @@
-import { and, count, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  lt,
+  or,
+  type SQL,
+  sql,
+  TransactionRollbackError,
+} from "drizzle-orm";
 import type { Db } from "../db/database.js";
-import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
-import { keyCreatedChanges, keyRevokedChanges, keyRolledChanges } from "../events/changes.js";
+import { type ApiKeyRow, apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
+import {
+  keyCreatedChanges,
+  keyRevokedChanges,
+  keyRolledChanges,
+  keyUpdatedChanges,
+} from "../events/changes.js";
 import { insertEventSql, recordEvent } from "../events/record.js";
-import type { RateLimit } from "../schemas/api-key.js";
+import type { RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
+import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges, Tx } from "../verify/key-changes.js";
+import { creditsValues, loadCredits, upsertCredits } from "./credits.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
@@ -34,6 +52,9 @@ export interface CreateKeyParams {
   name: string;
   expiresAt: Date | null;
   rateLimit: RateLimit | null;
+  permissions: string[];
+  credits: CreditsInput | null;
+  meta: KeyMeta | null;
   prefix: string;
   maxActiveKeys: number;
   now: Date;
@@ -66,6 +87,14 @@ async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<numbe
 }
 
 /**
+ * A text[] from a JSON array parameter, order kept (drizzle would spread a JS array into a list of
+ * parameters, and the two drivers encode array parameters differently).
+ */
+function textArraySql(values: string[]): SQL {
+  return sql`(select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) with ordinality as t(e, i))::text[]`;
+}
+
+/**
  * One statement: inserts the key only while the wallet holds fewer than `maxActiveKeys` active keys,
  * and its `key.created` event only if the key went in. Returns the inserted row, or nothing at the cap.
  */
@@ -75,7 +104,7 @@ function insertUnderCap(
   id: string,
   secret: { hash: string; start: string },
 ) {
-  const { wallet, name, now, expiresAt, rateLimit } = params;
+  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
   const names = [
     apiKeys.id,
     apiKeys.wallet,
@@ -86,9 +115,12 @@ function insertUnderCap(
     apiKeys.expiresAt,
     apiKeys.rateLimitLimit,
     apiKeys.rateLimitWindowSeconds,
+    apiKeys.permissions,
+    apiKeys.meta,
+    apiKeys.creditsId,
   ].map((column) => sql.identifier(column.name));
   // Casts: a bare parameter in a select list has no type PostgreSQL could infer.
-  const values = sql`${id}::text, ${wallet}::text, ${name}::text, ${secret.hash}::text, ${secret.start}::text, ${now.toISOString()}::timestamptz, ${expiresAt?.toISOString() ?? null}::timestamptz, ${rateLimit?.limit ?? null}::int, ${rateLimit?.windowSeconds ?? null}::int`;
+  const values = sql`${id}::text, ${wallet}::text, ${name}::text, ${secret.hash}::text, ${secret.start}::text, ${now.toISOString()}::timestamptz, ${expiresAt?.toISOString() ?? null}::timestamptz, ${rateLimit?.limit ?? null}::int, ${rateLimit?.windowSeconds ?? null}::int, ${textArraySql(permissions)}, ${meta === null ? null : JSON.stringify(meta)}::jsonb, ${params.credits === null ? null : id}::text`;
   const key = tx
     .$with("k", getTableColumns(apiKeys))
     .as(
@@ -109,19 +141,34 @@ function insertUnderCap(
 export async function createKey(db: Db, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const rows = await db.transaction(async (tx) => {
-    // Pipelined: both statements leave together, the lock first. A transaction's queries go out on
-    // its one connection in the order they are started, and PostgreSQL runs them in that order, so
-    // the insert's snapshot (and its count) is taken once the lock is held. One round trip, not two,
-    // while the transaction holds a pool connection.
-    const locked = tx.execute(walletLockSql(params.wallet)).execute();
-    const inserted = insertUnderCap(tx, params, id, secret).execute();
-    const [, insertedRows] = await Promise.all([locked, inserted]);
-    return insertedRows;
-  });
-  const [row] = rows;
-  if (!row) return { ok: false as const };
-  return { ok: true as const, key: secret.key, row };
+  const { credits } = params;
+  try {
+    return await db.transaction(async (tx) => {
+      // Pipelined: the statements leave together, the lock first. A transaction's queries go out on
+      // its one connection in the order they are started, and PostgreSQL runs them in that order, so
+      // the insert's snapshot (and its count) is taken once the lock is held. One round trip, not
+      // several, while the transaction holds a pool connection. The key's credit balance (named by
+      // the key's id) goes in before the key that points at it.
+      const locked = tx.execute(walletLockSql(params.wallet)).execute();
+      const balance =
+        credits === null
+          ? undefined
+          : tx
+              .insert(keyCredits)
+              .values({ id, ...creditsValues(credits, params.now) })
+              .returning()
+              .execute();
+      const inserted = insertUnderCap(tx, params, id, secret).execute();
+      const [, balanceRows, insertedRows] = await Promise.all([locked, balance, inserted]);
+      const [row] = insertedRows;
+      // At the cap: undo the balance too (rollback() throws; caught below).
+      if (!row) return credits === null ? { ok: false as const } : tx.rollback();
+      return { ok: true as const, key: secret.key, row, credits: balanceRows?.[0] };
+    });
+  } catch (error) {
+    if (error instanceof TransactionRollbackError) return { ok: false as const };
+    throw error;
+  }
 }
 
 export interface ListKeysParams {
@@ -243,6 +290,10 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
       expiresAt: old.expiresAt,
       rateLimitLimit: old.rateLimitLimit,
       rateLimitWindowSeconds: old.rateLimitWindowSeconds,
+      permissions: old.permissions,
+      meta: old.meta,
+      // One balance: the new key spends it, and so does the old one during its grace.
+      creditsId: old.creditsId,
       rolledFrom: old.id,
     });
     if (!previous) throw new Error("roll updated no row");
@@ -259,5 +310,84 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
     });
     await keyChanged(old.id);
     return { ok: true as const, key, row, previous };
+  });
+}
+
+export interface UpdateKeyParams {
+  wallet: string;
+  /** The PATCH body: an absent field is unchanged, `null` clears it. */
+  patch: Omit<UpdateKeyInput, "id">;
+  id: string;
+  /** MAX_ACTIVE_KEYS_PER_WALLET: giving an expired key a future expiry makes it active again. */
+  maxActiveKeys: number;
+  now: Date;
+}
+
+/**
+ * Changes a key's name, rate limit, expiry, permissions, credits or meta (DECISIONS, issue 12):
+ * absent fields stay, `null` clears, `meta` is replaced whole. A revoked key is `revoked`; moving
+ * an expired key's expiry into the future (or clearing it) re-activates the key, which then needs
+ * room under the cap, counted under the wallet lock as create does. Credits set on a key that
+ * already has a balance (its own or one shared through a roll) change that balance. The change,
+ * its `key.updated` event and the NOTIFY that makes every instance reload the key commit together.
+ */
+export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyParams) {
+  const { patch, now } = params;
+  return changes.transaction(db, async (tx, keyChanged) => {
+    const reactivates = patch.expiresAt !== undefined && (patch.expiresAt === null || patch.expiresAt > now);
+    // The wallet lock before the row lock, in every path that takes both, so none can deadlock.
+    if (reactivates) await lockWallet(tx, params.wallet);
+    const [old] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, params.id), eq(apiKeys.wallet, params.wallet)))
+      .for("update");
+    if (!old) return { ok: false as const, reason: "not_found" as const };
+    if (old.revokedAt !== null && old.revokedAt <= now)
+      return { ok: false as const, reason: "revoked" as const };
+    const wasExpired = old.expiresAt !== null && old.expiresAt <= now;
+    if (
+      reactivates &&
+      wasExpired &&
+      (await countActiveKeys(tx, params.wallet, now)) >= params.maxActiveKeys
+    ) {
+      return { ok: false as const, reason: "cap" as const };
+    }
+    let creditsId = old.creditsId;
+    let balance: KeyCreditsRow | undefined;
+    if (patch.credits === null) creditsId = null;
+    else if (patch.credits !== undefined) {
+      balance = await upsertCredits(tx, old.creditsId ?? old.id, patch.credits, now);
+      creditsId = balance.id;
+    }
+    const [row] = await tx
+      .update(apiKeys)
+      .set({
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt }),
+        ...(patch.rateLimit === undefined
+          ? {}
+          : {
+              rateLimitLimit: patch.rateLimit?.limit ?? null,
+              rateLimitWindowSeconds: patch.rateLimit?.windowSeconds ?? null,
+            }),
+        ...(patch.permissions === undefined ? {} : { permissions: patch.permissions }),
+        ...(patch.meta === undefined ? {} : { meta: patch.meta }),
+        creditsId,
+      })
+      .where(eq(apiKeys.id, old.id))
+      .returning();
+    if (!row) throw new Error("update returned no row");
+    if (balance === undefined && row.creditsId !== null)
+      balance = (await loadCredits(tx, [row])).get(row.creditsId);
+    await recordEvent(tx, {
+      wallet: row.wallet,
+      keyId: row.id,
+      action: "key.updated",
+      at: now,
+      changes: keyUpdatedChanges(patch),
+    });
+    await keyChanged(row.id);
+    return { ok: true as const, row, credits: balance };
   });
 }

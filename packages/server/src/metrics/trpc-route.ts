@@ -17,6 +17,7 @@ const PROCEDURES: Record<ProcedurePath, true> = {
   "keys.list": true,
   "keys.revoke": true,
   "keys.roll": true,
+  "keys.update": true,
   "keys.verify": true,
   "usage.get": true,
   "events.list": true,

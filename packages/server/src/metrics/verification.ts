@@ -40,6 +40,8 @@ export function createVerifierMetrics(
     REVOKED: 0,
     EXPIRED: 0,
     RATE_LIMITED: 0,
+    INSUFFICIENT_PERMISSIONS: 0,
+    USAGE_EXCEEDED: 0,
     ERROR: 0,
   };
   const lookups: Record<CacheLookup, number> = { hit: 0, negative_hit: 0, miss: 0 };

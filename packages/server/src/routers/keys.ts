@@ -10,6 +10,8 @@ import {
   revokeKeyOutput,
   rollKeyInput,
   rollKeyOutput,
+  updateKeyInput,
+  updateKeyOutput,
 } from "../schemas/api-key.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
@@ -30,6 +32,13 @@ export const keysHttp = {
     path: "/api-keys/{wallet}",
     successStatus: 200,
     errors: [401, 403],
+    security: "session",
+  },
+  update: {
+    method: "PATCH",
+    path: "/api-keys/{id}",
+    successStatus: 200,
+    errors: [401, 404, 409, 413, 415],
     security: "session",
   },
   revoke: {
@@ -84,6 +93,9 @@ export const keysRouter = router({
         name: input.name,
         expiresAt: input.expiresAt ?? null,
         rateLimit: input.rateLimit ?? null,
+        permissions: input.permissions ?? [],
+        credits: input.credits ?? null,
+        meta: input.meta ?? null,
         now,
       });
       if (!created.ok) {
@@ -121,6 +133,37 @@ export const keysRouter = router({
         cursor,
         now: new Date(),
       });
+    }),
+
+  update: sessionProcedure
+    .meta(
+      openApiMeta(keysHttp.update, {
+        tags: ["keys"],
+        summary: "Update a key",
+        description:
+          "Changes any of name, rateLimit, expiresAt, permissions, credits and meta. An absent field is unchanged; `null` clears a nullable one (rateLimit, expiresAt, credits, meta); `meta` and `permissions` are replaced whole. Setting `credits` sets the balance (and its refill rule) now; a rolled key shares one balance with the key it replaced. A revoked key is 409. `expiresAt` must be in the future; giving an expired key a new expiry (or none) makes it active again, which at MAX_ACTIVE_KEYS_PER_WALLET is 409. Every instance verifies with the change within about 1 second. Records a `key.updated` event. Another wallet's key is 404.",
+      }),
+    )
+    .input(updateKeyInput)
+    .output(updateKeyOutput)
+    .mutation(async ({ ctx, input }) => {
+      const now = new Date();
+      const { id, ...patch } = input;
+      if (patch.expiresAt != null && patch.expiresAt <= now) {
+        throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
+      }
+      const updated = await ctx.keys.update({ id, wallet: ctx.wallet, patch, now });
+      if (!updated.ok && updated.reason === "not_found") {
+        throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      }
+      if (!updated.ok && updated.reason === "cap") {
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: `This wallet already holds the maximum of ${updated.max} active keys: revoke a key before re-activating this one`,
+        });
+      }
+      if (!updated.ok) throw new TRPCError({ code: "CONFLICT", message: "A revoked key cannot be changed" });
+      return { apiKey: updated.apiKey };
     }),
 
   revoke: sessionProcedure
@@ -187,5 +230,5 @@ export const keysRouter = router({
     )
     .input(verifyKeyInput)
     .output(verification)
-    .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, ctx.deadline)),
+    .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, input, ctx.deadline)),
 });

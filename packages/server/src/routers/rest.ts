@@ -1,6 +1,12 @@
 import type { z } from "zod";
 import type { HttpPolicy } from "../procedure-meta.js";
-import { createKeyInput, listKeysInput, revokeKeyInput, rollKeyInput } from "../schemas/api-key.js";
+import {
+  createKeyInput,
+  listKeysInput,
+  revokeKeyInput,
+  rollKeyInput,
+  updateKeyInput,
+} from "../schemas/api-key.js";
 import { verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { listEventsInput } from "../schemas/key-event.js";
@@ -49,6 +55,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(authHttp.logout, noInput, (caller, input) => caller.auth.logout(input)),
   restRoute(keysHttp.create, createKeyInput, (caller, input) => caller.keys.create(input)),
   restRoute(keysHttp.list, listKeysInput, (caller, input) => caller.keys.list(input)),
+  restRoute(keysHttp.update, updateKeyInput, (caller, input) => caller.keys.update(input)),
   restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),
   restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),

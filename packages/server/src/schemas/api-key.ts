@@ -10,6 +10,7 @@ import {
   walletInput,
 } from "./common.js";
 import { keyName } from "./key-name.js";
+import { credits, creditsInput, meta, permissions } from "./key-policy.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
@@ -38,6 +39,9 @@ export const apiKey = z
         "When the key is or will be revoked. During a roll's grace period this lies in the future and the key is still active.",
     }),
     rateLimit: rateLimit.nullable(),
+    permissions: z.array(z.string()).meta({ description: "What the key may do; verify can require some" }),
+    credits: credits.nullable().meta({ description: "null: the key is not metered" }),
+    meta: meta.nullable(),
   })
   .meta({ id: "ApiKey" });
 
@@ -47,7 +51,23 @@ export const createKeyInput = z.object({
   expiresAt: timestampInput.optional(),
   rateLimit: rateLimit.optional(),
   wallet: walletInput.optional().meta({ description: "Optional; if given it must be the session's wallet" }),
+  permissions: permissions.optional(),
+  credits: creditsInput.optional(),
+  meta: meta.optional(),
 });
+
+/** Body of update (PATCH): an absent field is unchanged, `null` clears it, `meta` is replaced whole. */
+export const updateKeyInput = z.object({
+  id: keyId,
+  name: keyName.optional(),
+  expiresAt: timestampInput.nullable().optional(),
+  rateLimit: rateLimit.nullable().optional(),
+  permissions: permissions.optional(),
+  credits: creditsInput.nullable().optional(),
+  meta: meta.nullable().optional(),
+});
+
+export const updateKeyOutput = z.object({ apiKey });
 
 export const createKeyOutput = z.object({
   key: z.string().meta({ description: "The secret. Returned once, here, and never again." }),
@@ -81,5 +101,6 @@ export const rollKeyOutput = z.object({
 });
 
 export type ApiKey = z.infer<typeof apiKey>;
+export type UpdateKeyInput = z.infer<typeof updateKeyInput>;
 export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;
 export type RateLimit = z.infer<typeof rateLimit>;

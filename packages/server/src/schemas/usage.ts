@@ -20,6 +20,8 @@ const counts = {
   rateLimited: z.number().int(),
   expired: z.number().int(),
   revoked: z.number().int(),
+  insufficientPermissions: z.number().int(),
+  usageExceeded: z.number().int(),
 };
 
 /** Verifications by outcome. */

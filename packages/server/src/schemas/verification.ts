@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { VERIFICATION_CODES } from "../verify/record.js";
 import { keyId, timestamp, wallet } from "./common.js";
+import { cost, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
 
 /** Longest string verify reads as a key; longer ones are 400, anything shorter but malformed is NOT_FOUND. */
 export const MAX_VERIFY_KEY_LENGTH = 256;
@@ -11,6 +12,14 @@ export const verifyKeyInput = z.object({
     .string()
     .max(MAX_VERIFY_KEY_LENGTH)
     .meta({ description: "The secret key to check, as the backend received it", example: "kp_…" }),
+  permissions: z
+    .array(permission)
+    .max(MAX_PERMISSIONS)
+    .optional()
+    .meta({ description: "Permissions the request needs: all must be held, else INSUFFICIENT_PERMISSIONS" }),
+  cost: cost.meta({
+    description: "Credits this request spends (0-1,000, default 1); ignored for a key without credits",
+  }),
 });
 
 /** The state of the binding rate-limit window (the key's or its wallet's) after this verification. */
@@ -32,10 +41,18 @@ export const verification = z
     expiresAt: timestamp.nullable(),
     ratelimit: verificationRateLimit.nullable().meta({
       description:
-        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED)",
+        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED, INSUFFICIENT_PERMISSIONS)",
     }),
+    permissions: z
+      .array(z.string())
+      .meta({ description: "The key's permissions ([] for NOT_FOUND and for a key without any)" }),
+    credits: z
+      .object({ remaining: z.number().int() })
+      .nullable()
+      .meta({ description: "The key's balance after this verification; null when the key has no credits" }),
+    meta: meta.nullable().meta({ description: "The key's meta; null when it has none" }),
   })
   .meta({ id: "Verification" });
 
 export type Verification = z.infer<typeof verification>;
-export type VerifyKeyInput = z.infer<typeof verifyKeyInput>;
+export type VerifyKeyInput = z.input<typeof verifyKeyInput>;

@@ -1,4 +1,4 @@
-import { hourStart, type UsageOutcome } from "./outcome.js";
+import { hourStart, USAGE_OUTCOMES, type UsageOutcome } from "./outcome.js";
 
 /** One rollup increment: `count` more verifications of `keyId` in `hour` with `outcome`. */
 export interface UsageCountRow {
@@ -46,14 +46,18 @@ interface Pending {
   keyId: string;
   wallet: string;
   hour: number;
-  counts: [valid: number, rateLimited: number, expired: number, revoked: number];
+  counts: number[];
 }
 
-const OUTCOME_INDEX = { VALID: 0, RATE_LIMITED: 1, EXPIRED: 2, REVOKED: 3 } as const satisfies Record<
-  UsageOutcome,
-  number
->;
-const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = ["VALID", "RATE_LIMITED", "EXPIRED", "REVOKED"];
+const OUTCOME_INDEX = {
+  VALID: 0,
+  RATE_LIMITED: 1,
+  EXPIRED: 2,
+  REVOKED: 3,
+  INSUFFICIENT_PERMISSIONS: 4,
+  USAGE_EXCEEDED: 5,
+} as const satisfies Record<UsageOutcome, number>;
+const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = USAGE_OUTCOMES;
 
 /**
  * Creates the usage buffer. Flushes on an interval, early when `maxPendingRows` entries are
@@ -94,10 +98,8 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
         pending.set(id, row);
         continue;
       }
-      entry.counts[0] += row.counts[0];
-      entry.counts[1] += row.counts[1];
-      entry.counts[2] += row.counts[2];
-      entry.counts[3] += row.counts[3];
+      for (let i = 0; i < entry.counts.length; i++)
+        entry.counts[i] = (entry.counts[i] ?? 0) + (row.counts[i] ?? 0);
     }
     for (const [keyId, at] of lastUsed) {
       if ((pendingLastUsed.get(keyId) ?? 0) < at) pendingLastUsed.set(keyId, at);
@@ -160,10 +162,10 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
       const id = `${hour}:${keyId}`;
       let entry = pending.get(id);
       if (entry === undefined) {
-        entry = { keyId, wallet, hour, counts: [0, 0, 0, 0] };
+        entry = { keyId, wallet, hour, counts: USAGE_OUTCOMES.map(() => 0) };
         pending.set(id, entry);
       }
-      entry.counts[OUTCOME_INDEX[outcome]]++;
+      entry.counts[OUTCOME_INDEX[outcome]] = (entry.counts[OUTCOME_INDEX[outcome]] ?? 0) + 1;
 
       if (atMs > latestMs) latestMs = atMs;
       const queued = lastQueued.get(keyId);

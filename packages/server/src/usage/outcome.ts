@@ -1,5 +1,12 @@
 /** Verification outcomes that are counted. NOT_FOUND never is: no key is known to charge it to. */
-export const USAGE_OUTCOMES = ["VALID", "RATE_LIMITED", "EXPIRED", "REVOKED"] as const;
+export const USAGE_OUTCOMES = [
+  "VALID",
+  "RATE_LIMITED",
+  "EXPIRED",
+  "REVOKED",
+  "INSUFFICIENT_PERMISSIONS",
+  "USAGE_EXCEEDED",
+] as const;
 
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
 

@@ -7,7 +7,7 @@ import type { UsageBatch } from "./buffer.js";
  *     key_id  text        NOT NULL REFERENCES api_keys (id),
  *     wallet  text        NOT NULL,  -- the key's owner, copied so usage reads never join
  *     hour    timestamptz NOT NULL,  -- start of the UTC hour
- *     outcome text        NOT NULL CHECK (outcome IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED')),
+ *     outcome text        NOT NULL CHECK (outcome IN USAGE_OUTCOMES),
  *     count   bigint      NOT NULL,
  *     PRIMARY KEY (key_id, hour, outcome)
  *   );

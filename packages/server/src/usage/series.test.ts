@@ -10,7 +10,15 @@ function range(from: string, to: string, granularity: "hour" | "day"): UsageRang
   return result.range;
 }
 
-const zero = { requests: 0, valid: 0, rateLimited: 0, expired: 0, revoked: 0 };
+const zero = {
+  requests: 0,
+  valid: 0,
+  rateLimited: 0,
+  expired: 0,
+  revoked: 0,
+  insufficientPermissions: 0,
+  usageExceeded: 0,
+};
 
 describe("usage range", () => {
   it("keeps an aligned range as asked: from inclusive, to exclusive", () => {
@@ -72,15 +80,61 @@ describe("usage answer", () => {
       rows,
     });
     expect(usage.series).toEqual([
-      { start: d("2026-01-01T00:00Z"), requests: 7, valid: 5, rateLimited: 2, expired: 0, revoked: 0 },
+      {
+        start: d("2026-01-01T00:00Z"),
+        requests: 7,
+        valid: 5,
+        rateLimited: 2,
+        expired: 0,
+        revoked: 0,
+        insufficientPermissions: 0,
+        usageExceeded: 0,
+      },
       { start: d("2026-01-02T00:00Z"), ...zero },
-      { start: d("2026-01-03T00:00Z"), requests: 10, valid: 0, rateLimited: 0, expired: 1, revoked: 9 },
+      {
+        start: d("2026-01-03T00:00Z"),
+        requests: 10,
+        valid: 0,
+        rateLimited: 0,
+        expired: 1,
+        revoked: 9,
+        insufficientPermissions: 0,
+        usageExceeded: 0,
+      },
       { start: d("2026-01-04T00:00Z"), ...zero },
     ]);
-    expect(usage.totals).toEqual({ requests: 17, valid: 5, rateLimited: 2, expired: 1, revoked: 9 });
+    expect(usage.totals).toEqual({
+      requests: 17,
+      valid: 5,
+      rateLimited: 2,
+      expired: 1,
+      revoked: 9,
+      insufficientPermissions: 0,
+      usageExceeded: 0,
+    });
     expect(usage.keys).toEqual([
-      { keyId: "key_b", name: "b", requests: 10, valid: 0, rateLimited: 0, expired: 1, revoked: 9 },
-      { keyId: "key_a", name: "a", requests: 7, valid: 5, rateLimited: 2, expired: 0, revoked: 0 },
+      {
+        keyId: "key_b",
+        name: "b",
+        requests: 10,
+        valid: 0,
+        rateLimited: 0,
+        expired: 1,
+        revoked: 9,
+        insufficientPermissions: 0,
+        usageExceeded: 0,
+      },
+      {
+        keyId: "key_a",
+        name: "a",
+        requests: 7,
+        valid: 5,
+        rateLimited: 2,
+        expired: 0,
+        revoked: 0,
+        insufficientPermissions: 0,
+        usageExceeded: 0,
+      },
     ]);
     expect([usage.wallet, usage.granularity, usage.from, usage.to]).toEqual([
       W,

@@ -78,10 +78,20 @@ const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
   RATE_LIMITED: "rateLimited",
   EXPIRED: "expired",
   REVOKED: "revoked",
+  INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
+  USAGE_EXCEEDED: "usageExceeded",
 };
 
 function zero(): Counts {
-  return { requests: 0, valid: 0, rateLimited: 0, expired: 0, revoked: 0 };
+  return {
+    requests: 0,
+    valid: 0,
+    rateLimited: 0,
+    expired: 0,
+    revoked: 0,
+    insufficientPermissions: 0,
+    usageExceeded: 0,
+  };
 }
 
 function add(counts: Counts, outcome: UsageOutcome, n: number): void {

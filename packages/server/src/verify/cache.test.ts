@@ -11,6 +11,9 @@ function record(id: string): KeyRecord {
     revokedAt: null,
     rateLimit: null,
     walletRateLimit: null,
+    permissions: [],
+    meta: null,
+    creditsId: null,
   };
 }
 

@@ -108,6 +108,9 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
       revokedAt: null,
       rateLimit: null,
       walletRateLimit: null,
+      permissions: [],
+      meta: null,
+      creditsId: null,
     };
     cache.set("hash_cached", record, cache.generation());
     await writer.begin(async (tx) => {

@@ -14,6 +14,9 @@ const record = (id: string): KeyRecord => ({
   revokedAt: null,
   rateLimit: null,
   walletRateLimit: null,
+  permissions: [],
+  meta: null,
+  creditsId: null,
 });
 
 describe("key changes", () => {

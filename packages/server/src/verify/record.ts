@@ -1,3 +1,5 @@
+import type { KeyMeta } from "../schemas/key-policy.js";
+
 /** What verification needs to know about a key: the cached projection of its row. */
 export interface KeyRecord {
   id: string;
@@ -12,9 +14,21 @@ export interface KeyRecord {
    * wallet without one costs nothing extra; null when the wallet has none.
    */
   walletRateLimit: { limit: number; windowSeconds: number } | null;
+  permissions: string[];
+  meta: KeyMeta | null;
+  /** The credit balance this key spends (shared with the key it was rolled from or to); null: not metered. */
+  creditsId: string | null;
 }
 
 /** The codes of API.md's `Verification`. */
-export const VERIFICATION_CODES = ["VALID", "NOT_FOUND", "REVOKED", "EXPIRED", "RATE_LIMITED"] as const;
+export const VERIFICATION_CODES = [
+  "VALID",
+  "NOT_FOUND",
+  "REVOKED",
+  "EXPIRED",
+  "INSUFFICIENT_PERMISSIONS",
+  "USAGE_EXCEEDED",
+  "RATE_LIMITED",
+] as const;
 
 export type VerificationCode = (typeof VERIFICATION_CODES)[number];

@@ -14,6 +14,7 @@ import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
+import { createCreditsStore } from "./credits.js";
 import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
 import type { KeyRecord } from "./record.js";
 import { createKeyVerifier, type KeyVerifier } from "./verify.js";
@@ -43,6 +44,9 @@ async function loadKeyByHash(database: Database, hash: string): Promise<KeyRecor
       windowSeconds: apiKeys.rateLimitWindowSeconds,
       walletLimit: walletLimits.rateLimitLimit,
       walletWindowSeconds: walletLimits.rateLimitWindowSeconds,
+      permissions: apiKeys.permissions,
+      meta: apiKeys.meta,
+      creditsId: apiKeys.creditsId,
     })
     .from(apiKeys)
     .leftJoin(walletLimits, eq(walletLimits.wallet, apiKeys.wallet))
@@ -109,6 +113,7 @@ export async function createVerificationServices(
     loadKeyByHash: (hash) => loadKeyByHash(database, hash),
     cache,
     rateLimiter,
+    credits: createCreditsStore(rawQuery),
     usage,
     metrics: metrics.verifier,
   });

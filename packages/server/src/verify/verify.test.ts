@@ -8,8 +8,16 @@ import { createRedisRateLimiter } from "../ratelimit/redis.js";
 import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBatch } from "../usage/buffer.js";
 import { createKeyCache } from "./cache.js";
+import type { CreditsStore } from "./credits.js";
 import type { KeyRecord } from "./record.js";
 import { createKeyVerifier } from "./verify.js";
+
+// These keys have no credits, so the verifier must never reach a balance (policies.test.ts covers
+// credits over a real database).
+const NO_CREDITS: CreditsStore = {
+  spend: () => Promise.reject(new Error("a key without credits reached the credits store")),
+  read: () => Promise.reject(new Error("a key without credits reached the credits store")),
+};
 
 const W = "0x000000000000000000000000000000000000dEaD";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -39,6 +47,7 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
     },
     cache,
     rateLimiter: options.rateLimiter ?? createMemoryRateLimiter(),
+    credits: NO_CREDITS,
     usage,
     now: () => clock.ms,
   });
@@ -67,6 +76,9 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
         revokedAt: null,
         rateLimit: null,
         walletRateLimit: null,
+        permissions: [],
+        meta: null,
+        creditsId: null,
         ...fields,
       };
       rows.set(hash, record);
@@ -99,6 +111,9 @@ describe("verifyKey", () => {
       wallet: W,
       expiresAt,
       ratelimit: null,
+      permissions: [],
+      credits: null,
+      meta: null,
     });
   });
 
@@ -114,6 +129,9 @@ describe("verifyKey", () => {
         wallet: null,
         expiresAt: null,
         ratelimit: null,
+        permissions: [],
+        credits: null,
+        meta: null,
       });
     }
     expect(w.loads()).toBe(0);
@@ -241,7 +259,7 @@ describe("verifyKey", () => {
       const release = w.hold();
       const deadline: Deadline = { aborted: false };
       const answer = raceDeadline(
-        Promise.resolve(w.verifier.verify(key, deadline)),
+        Promise.resolve(w.verifier.verify(key, {}, deadline)),
         REQUEST_DEADLINE_MS,
         deadline,
       );
@@ -273,6 +291,7 @@ describe("verifyKey", () => {
       },
       cache: w.cache,
       rateLimiter: createMemoryRateLimiter(),
+      credits: NO_CREDITS,
       usage: { record: () => {} },
     });
     const { key } = newKey("kp");

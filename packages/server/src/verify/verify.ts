@@ -5,6 +5,7 @@ import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
+import type { CreditsStore } from "./credits.js";
 import type { KeyRecord } from "./record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
@@ -17,6 +18,8 @@ export interface KeyVerifierDeps {
   loadKeyByHash: (hash: string) => Promise<KeyRecord | null>;
   cache: KeyCache;
   rateLimiter: RateLimiter;
+  /** Credit balances (in the database); only keys with credits touch it. */
+  credits: CreditsStore;
   usage: Pick<UsageBuffer, "record">;
   /** Counts outcomes and key cache lookups; default: not counted. */
   metrics?: VerifierMetrics;
@@ -24,22 +27,45 @@ export interface KeyVerifierDeps {
   now?: () => number;
 }
 
+/** What a verification asks beyond the key (verify's `permissions` and `cost`). */
+export interface VerifyOptions {
+  /** All must be held (a held `x:*` grants every `x:...`, `*` grants all). */
+  permissions?: readonly string[] | undefined;
+  /** Credits to spend, 0-1,000; default 1. Ignored for a key without credits. */
+  cost?: number | undefined;
+}
+
 export interface KeyVerifier {
   /**
-   * Answers API.md's `Verification` for a secret. Synchronous when the key is cached and the
-   * rate limiter is in-process (the common case), a Promise otherwise: `await` handles both.
+   * Answers API.md's `Verification` for a secret. Synchronous when the key is cached, the rate
+   * limiter is in-process and the key has no credits (the common case), a Promise otherwise:
+   * `await` handles both.
    */
-  verify(key: string, deadline?: { readonly aborted: boolean }): Verification | Promise<Verification>;
+  verify(
+    key: string,
+    options?: VerifyOptions,
+    deadline?: { readonly aborted: boolean },
+  ): Verification | Promise<Verification>;
+}
+
+/** Whether `held` grants every one of `requested` (DECISIONS, issue 12: a trailing `*` is a prefix). */
+export function holdsAll(held: readonly string[], requested: readonly string[]): boolean {
+  for (const want of requested) {
+    let granted = false;
+    for (const have of held) {
+      if (have === want || (have.endsWith("*") && want.startsWith(have.slice(0, -1)))) {
+        granted = true;
+        break;
+      }
+    }
+    if (!granted) return false;
+  }
+  return true;
 }
 
 /** The rate limiter's id of a wallet's shared window; key ids start `key_`, so the two never meet. */
 export function walletWindowId(wallet: string): string {
   return `wallet:${wallet}`;
-}
-
-/** The window that binds: the one with fewer requests left; on a tie, the wallet's (shared with other keys). */
-function binding(key: RateLimitResult | null, wallet: RateLimitResult): RateLimitResult {
-  return key !== null && key.remaining < wallet.remaining ? key : wallet;
 }
 
 // Shared and frozen: the commonest failure allocates nothing.
@@ -50,23 +76,43 @@ const NOT_FOUND: Verification = Object.freeze({
   wallet: null,
   expiresAt: null,
   ratelimit: null,
+  permissions: [],
+  credits: null,
+  meta: null,
 });
 
+/** The rate limits' verdict on one request, with the way to give it back if a later step refuses. */
+interface LimitsVerdict {
+  allowed: boolean;
+  /** The binding window (the one that refused, else the one with fewer left); null: no limit. */
+  window: RateLimitResult | null;
+  /** Returns what the allowed windows took (undefined: nothing to give back, or done at once). */
+  giveBack: (() => void | Promise<void>) | null;
+}
+
+const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null, giveBack: null });
+
+type Deadline = { readonly aborted: boolean } | undefined;
+
 /**
- * Creates the verifier. Order of outcomes: REVOKED (revokedAt <= now) > EXPIRED
- * (expiresAt <= now) > RATE_LIMITED > VALID; the rate limits are consumed only by a key that is
- * otherwise valid: the key's own window first, then its wallet's shared window (only if the key's
- * allowed it). When the wallet's refuses, the key's gets its request back. `ratelimit` shows the
- * binding window: the one that refused, else the one with fewer requests left. Every outcome of a known key is counted in the usage buffer; NOT_FOUND never is.
- * Concurrent cache misses for one hash share one database read.
+ * Creates the verifier. Order of outcomes (DECISIONS, issue 12): REVOKED > EXPIRED >
+ * INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
+ *
+ * Order of work: the key's own window, then its wallet's shared window (only if the key's allowed
+ * it; a wallet refusal gives the key's request back); then, for a key with credits, one conditional
+ * spend of `cost`, and when the balance is short, both windows get their request back. When a rate
+ * limit refuses, the balance is read (not spent): a short balance answers USAGE_EXCEEDED, as the
+ * precedence says. So a refused request spends neither credits nor rate limit. `ratelimit` shows
+ * the binding window. Every outcome of a known key is counted in the usage buffer; NOT_FOUND never
+ * is. Concurrent cache misses for one hash share one database read.
  *
  * @example
  * const verifier = createKeyVerifier({ isWellFormed: (k) => isWellFormedKey(k, env.KEY_PREFIX), hashKey,
- *   loadKeyByHash, cache, rateLimiter, usage });
- * const verification = await verifier.verify(body.key);
+ *   loadKeyByHash, cache, rateLimiter, credits, usage });
+ * const verification = await verifier.verify(body.key, { permissions: ["prices:read"], cost: 1 });
  */
 export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
-  const { isWellFormed, hashKey, loadKeyByHash, cache, rateLimiter, usage } = deps;
+  const { isWellFormed, hashKey, loadKeyByHash, cache, rateLimiter, credits, usage } = deps;
   const now = deps.now ?? Date.now;
   const metrics = deps.metrics ?? NO_VERIFIER_METRICS;
   const loading = new Map<string, { generation: number; promise: Promise<KeyRecord | null> }>();
@@ -96,8 +142,9 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     code: UsageOutcome,
     atMs: number,
     limit: RateLimitResult | null,
-    deadline: { readonly aborted: boolean } | undefined,
-  ) {
+    remaining: number | null,
+    deadline: Deadline,
+  ): Verification {
     // Past its deadline the caller has been answered 503: this verification must not count.
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
@@ -110,7 +157,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       expiresAt: record.expiresAt,
       ratelimit:
         limit === null ? null : { limit: limit.limit, remaining: limit.remaining, resetAt: limit.resetAt },
-    } satisfies Verification;
+      permissions: record.permissions,
+      credits: remaining === null ? null : { remaining },
+      meta: record.meta,
+    };
   }
 
   function notFound(): Verification {
@@ -124,23 +174,14 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     throw error;
   }
 
-  function decide(
-    record: KeyRecord,
-    deadline?: { readonly aborted: boolean },
-  ): Verification | Promise<Verification> {
-    const atMs = now();
-    if (record.revokedAt !== null && record.revokedAt.getTime() <= atMs)
-      return answer(record, "REVOKED", atMs, null, deadline);
-    if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
-      return answer(record, "EXPIRED", atMs, null, deadline);
+  // --- Rate limits: the key's window, then the wallet's. ---
+
+  function consumeLimits(record: KeyRecord, atMs: number): LimitsVerdict | Promise<LimitsVerdict> {
     const rule = record.rateLimit;
-    if (rule === null) {
-      if (record.walletRateLimit === null) return answer(record, "VALID", atMs, null, deadline);
-      return afterKey(record, null, atMs, deadline);
-    }
+    if (rule === null) return record.walletRateLimit === null ? UNLIMITED : afterKey(record, null, atMs);
     const result = rateLimiter.consume(record.id, rule.limit, rule.windowSeconds, atMs);
-    if ("then" in result) return result.then((r) => afterKey(record, r, atMs, deadline), failed);
-    return afterKey(record, result, atMs, deadline);
+    if ("then" in result) return result.then((r) => afterKey(record, r, atMs));
+    return afterKey(record, result, atMs);
   }
 
   // The key's own window has answered (null: the key has none); the wallet's is consumed only
@@ -149,14 +190,14 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     record: KeyRecord,
     key: RateLimitResult | null,
     atMs: number,
-    deadline: { readonly aborted: boolean } | undefined,
-  ): Verification | Promise<Verification> {
-    if (key !== null && !key.allowed) return answer(record, "RATE_LIMITED", atMs, key, deadline);
+  ): LimitsVerdict | Promise<LimitsVerdict> {
+    if (key !== null && !key.allowed) return { allowed: false, window: key, giveBack: null };
+    const giveBackKey = key === null ? null : () => refundKey(record, atMs);
     const rule = record.walletRateLimit;
-    if (rule === null) return answer(record, "VALID", atMs, key, deadline);
+    if (rule === null) return { allowed: true, window: key, giveBack: giveBackKey };
     const result = rateLimiter.consume(walletWindowId(record.wallet), rule.limit, rule.windowSeconds, atMs);
-    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs, deadline), failed);
-    return afterWallet(record, key, result, atMs, deadline);
+    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs, giveBackKey));
+    return afterWallet(record, key, result, atMs, giveBackKey);
   }
 
   function afterWallet(
@@ -164,19 +205,87 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     key: RateLimitResult | null,
     wallet: RateLimitResult,
     atMs: number,
-    deadline: { readonly aborted: boolean } | undefined,
-  ): Verification | Promise<Verification> {
-    if (wallet.allowed) return answer(record, "VALID", atMs, binding(key, wallet), deadline);
+    giveBackKey: (() => void | Promise<void>) | null,
+  ): LimitsVerdict | Promise<LimitsVerdict> {
+    if (wallet.allowed) {
+      const window = key !== null && key.remaining < wallet.remaining ? key : wallet;
+      return { allowed: true, window, giveBack: () => refundBoth(record, atMs) };
+    }
     // The wallet refused: the key's window gets back what this request took from it.
+    const given = giveBackKey?.();
+    const refused: LimitsVerdict = { allowed: false, window: wallet, giveBack: null };
+    return given === undefined ? refused : given.then(() => refused);
+  }
+
+  function refundKey(record: KeyRecord, atMs: number): void | Promise<void> {
     const rule = record.rateLimit;
-    const given =
-      key === null || rule === null ? undefined : rateLimiter.refund(record.id, rule.windowSeconds, atMs);
-    if (given === undefined) return answer(record, "RATE_LIMITED", atMs, wallet, deadline);
-    return given.then(() => answer(record, "RATE_LIMITED", atMs, wallet, deadline), failed);
+    return rule === null ? undefined : rateLimiter.refund(record.id, rule.windowSeconds, atMs);
+  }
+
+  function refundBoth(record: KeyRecord, atMs: number): void | Promise<void> {
+    const key = refundKey(record, atMs);
+    const rule = record.walletRateLimit;
+    const wallet =
+      rule === null ? undefined : rateLimiter.refund(walletWindowId(record.wallet), rule.windowSeconds, atMs);
+    if (key === undefined && wallet === undefined) return undefined;
+    return Promise.all([key, wallet]).then(() => undefined);
+  }
+
+  // --- The decision. ---
+
+  function decide(record: KeyRecord, options: VerifyOptions | undefined, deadline: Deadline) {
+    const atMs = now();
+    if (record.revokedAt !== null && record.revokedAt.getTime() <= atMs)
+      return answer(record, "REVOKED", atMs, null, null, deadline);
+    if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
+      return answer(record, "EXPIRED", atMs, null, null, deadline);
+    const wanted = options?.permissions;
+    if (wanted !== undefined && wanted.length > 0 && !holdsAll(record.permissions, wanted))
+      return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, null, null, deadline);
+    const cost = options?.cost ?? 1;
+    const verdict = consumeLimits(record, atMs);
+    if ("then" in verdict) return verdict.then((v) => afterLimits(record, v, cost, atMs, deadline), failed);
+    return afterLimits(record, verdict, cost, atMs, deadline);
+  }
+
+  function afterLimits(
+    record: KeyRecord,
+    verdict: LimitsVerdict,
+    cost: number,
+    atMs: number,
+    deadline: Deadline,
+  ): Verification | Promise<Verification> {
+    const creditsId = record.creditsId;
+    if (creditsId === null) {
+      return answer(record, verdict.allowed ? "VALID" : "RATE_LIMITED", atMs, verdict.window, null, deadline);
+    }
+    if (!verdict.allowed) {
+      // Refused by a rate limit: the balance is read, not spent; a short one outranks the limit.
+      return credits
+        .read(creditsId, cost, atMs)
+        .then(
+          (balance) =>
+            answer(
+              record,
+              balance.ok ? "RATE_LIMITED" : "USAGE_EXCEEDED",
+              atMs,
+              verdict.window,
+              balance.remaining,
+              deadline,
+            ),
+          failed,
+        );
+    }
+    return credits.spend(creditsId, cost, atMs).then(async (balance) => {
+      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance.remaining, deadline);
+      // Too few credits: the windows get back what this request took.
+      await verdict.giveBack?.();
+      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance.remaining, deadline);
+    }, failed);
   }
 
   return {
-    verify(key, deadline) {
+    verify(key, options, deadline) {
       if (!isWellFormed(key)) return notFound();
       const hash = hashKey(key);
       const cached = cache.get(hash);
@@ -186,10 +295,13 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       }
       if (cached !== undefined) {
         metrics.cacheLookup("hit");
-        return decide(cached, deadline);
+        return decide(cached, options, deadline);
       }
       metrics.cacheLookup("miss");
-      return load(hash).then((record) => (record === null ? notFound() : decide(record, deadline)), failed);
+      return load(hash).then(
+        (record) => (record === null ? notFound() : decide(record, options, deadline)),
+        failed,
+      );
     },
   };
 }

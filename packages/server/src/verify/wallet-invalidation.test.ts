@@ -18,6 +18,9 @@ const record = (id: string, wallet: string): KeyRecord => ({
   revokedAt: null,
   rateLimit: null,
   walletRateLimit: null,
+  permissions: [],
+  meta: null,
+  creditsId: null,
 });
 
 describe("key cache, by wallet", () => {

@@ -5,6 +5,8 @@ export interface CountsBody {
   rateLimited: number;
   expired: number;
   revoked: number;
+  insufficientPermissions: number;
+  usageExceeded: number;
 }
 
 const FIELD: Record<string, keyof CountsBody | undefined> = {
@@ -12,9 +14,19 @@ const FIELD: Record<string, keyof CountsBody | undefined> = {
   RATE_LIMITED: "rateLimited",
   EXPIRED: "expired",
   REVOKED: "revoked",
+  INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
+  USAGE_EXCEEDED: "usageExceeded",
 };
 
-const zero = (): CountsBody => ({ requests: 0, valid: 0, rateLimited: 0, expired: 0, revoked: 0 });
+const zero = (): CountsBody => ({
+  requests: 0,
+  valid: 0,
+  rateLimited: 0,
+  expired: 0,
+  revoked: 0,
+  insufficientPermissions: 0,
+  usageExceeded: 0,
+});
 
 /** Tallies the verification answers a client received, per key and in total, as usage should report them. */
 export class AnswerTally {

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { KeyMeta } from "../../schemas/key-policy.js";
+import { keyCredits } from "./key-credits.js";
 
 /**
  * One row per API key. Only the SHA-256 `hash` of the secret is kept; `start` is its display prefix.
@@ -21,6 +23,9 @@ export const apiKeys = pgTable(
     rateLimitLimit: integer("rate_limit_limit"),
     rateLimitWindowSeconds: integer("rate_limit_window_seconds"),
     rolledFrom: text("rolled_from"),
+    permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    meta: jsonb("meta").$type<KeyMeta>(),
+    creditsId: text("credits_id").references(() => keyCredits.id),
   },
   (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
 );

@@ -1,0 +1,30 @@
+import { sql } from "drizzle-orm";
+import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * A credit balance (issue 12). Keys point at it through `api_keys.credits_id`; a roll points the new
+ * key at the same row, so the old key draws on that one balance during its grace period. Spending
+ * is one conditional `UPDATE ... WHERE remaining >= cost RETURNING` (verify/credits.ts); a refill
+ * sets `remaining` to `refill_amount` on the first spend or read after a UTC day or month starts,
+ * so no cron is needed.
+ */
+export const keyCredits = pgTable(
+  "key_credits",
+  {
+    id: text("id").primaryKey(),
+    remaining: integer("remaining").notNull(),
+    refillInterval: text("refill_interval", { enum: ["daily", "monthly"] }),
+    refillAmount: integer("refill_amount"),
+    /** Start of the refill period the balance belongs to (null: never refilled). */
+    refilledAt: timestamp("refilled_at", { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    check("key_credits_remaining_check", sql`${table.remaining} >= 0`),
+    check(
+      "key_credits_refill_check",
+      sql`(${table.refillInterval} IS NULL) = (${table.refillAmount} IS NULL) AND ${table.refillInterval} IN ('daily', 'monthly')`,
+    ),
+  ],
+);
+
+export type KeyCreditsRow = typeof keyCredits.$inferSelect;

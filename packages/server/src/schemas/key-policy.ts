@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** Longest list of permissions a key holds or a verification asks for. */
+export const MAX_PERMISSIONS = 50;
+/** Largest `meta`, in UTF-8 bytes of its JSON. */
+export const MAX_META_BYTES = 1024;
+/** Largest credit balance or refill amount. */
+export const MAX_CREDITS = 1_000_000_000;
+
+/**
+ * A permission: `prices:read`, `admin.*`. A held permission ending in `*` grants every requested one
+ * starting with what precedes it; `*` alone grants all (DECISIONS, issue 12).
+ */
+export const permission = z
+  .string()
+  .regex(/^[a-z0-9_.:*-]{1,64}$/, "must be 1-64 characters of a-z, 0-9, _ . : * -")
+  .meta({ example: "prices:read" });
+
+/** A key's permissions: at most 50, duplicates dropped, order kept. */
+export const permissions = z
+  .array(permission)
+  .max(MAX_PERMISSIONS)
+  .transform((list) => [...new Set(list)])
+  .meta({ description: `At most ${MAX_PERMISSIONS} permission strings` });
+
+/** How a key's credits refill: `remaining` is set (not added) to `amount` at each UTC day or month start. */
+export const creditsRefill = z
+  .object({
+    interval: z.enum(["daily", "monthly"]),
+    amount: z.number().int().min(1).max(MAX_CREDITS),
+  })
+  .meta({ id: "CreditsRefill" });
+
+/** A key's credits as set on create or update. */
+export const creditsInput = z
+  .object({
+    remaining: z.number().int().min(0).max(MAX_CREDITS),
+    refill: creditsRefill.nullable().default(null),
+  })
+  .meta({ id: "CreditsInput" });
+
+/** A key's credits as returned: the balance now (a refill due is applied) and the refill rule. */
+export const credits = z
+  .object({
+    remaining: z.number().int(),
+    refill: creditsRefill.nullable(),
+    refilledAt: z.date().nullable().meta({ format: "date-time", description: "Last refill, if any" }),
+  })
+  .meta({ id: "Credits" });
+
+/** UTF-8 bytes of `value`'s JSON. */
+export function jsonBytes(value: unknown): number {
+  return utf8.encode(JSON.stringify(value)).length;
+}
+
+const utf8 = new TextEncoder();
+
+/** `meta`: any JSON object the backend wants back from verify, at most 1 KiB of JSON. */
+export const meta = z
+  .record(z.string(), z.json())
+  .refine((value) => jsonBytes(value) <= MAX_META_BYTES, `must be at most ${MAX_META_BYTES} bytes of JSON`)
+  .meta({
+    id: "KeyMeta",
+    description: `A JSON object returned by verify, e.g. the backend's customer id (at most ${MAX_META_BYTES} bytes of JSON)`,
+    example: { customerId: "cus_123", plan: "pro" },
+  });
+
+/** The cost of one verification in credits: 0-1,000, default 1 (ignored for keys without credits). */
+export const cost = z.number().int().min(0).max(1000).default(1);
+
+export type Credits = z.infer<typeof credits>;
+export type CreditsInput = z.infer<typeof creditsInput>;
+export type CreditsRefill = z.infer<typeof creditsRefill>;
+export type KeyMeta = z.infer<typeof meta>;
