@@ -45,6 +45,16 @@ const VIEWS: View[] = [
     screenshot: "usage.png",
   },
   {
+    name: "activity",
+    path: "/events",
+    ready: (page) =>
+      page
+        .getByRole("list", { name: "Events, newest first" })
+        .getByRole("listitem")
+        .filter({ hasText: "Key revoked" })
+        .waitFor(),
+  },
+  {
     name: "markets",
     path: "/markets",
     ready: (page) =>

@@ -96,10 +96,21 @@ describe("describeChanges", () => {
     expect(describeChanges(event("session.ended", {}), keyNames)).toEqual([]);
   });
 
+  it("lists fields in the dialogs' order whatever order the stored JSON has, unknown ones last", () => {
+    const changes = { meta: null, tier: 1, credits: null, name: "a", expiresAt: null };
+    expect(describeChanges(event("key.updated", changes), keyNames).map((line) => line.label)).toEqual([
+      "Name",
+      "Expiry",
+      "Credits",
+      "Metadata",
+      "tier",
+    ]);
+  });
+
   it("shows an unknown field, or a known one in an unexpected shape, as its JSON", () => {
     expect(describeChanges(event("key.updated", { tier: { a: 1 }, rateLimit: "fast" }), keyNames)).toEqual([
-      { label: "tier", value: '{"a":1}' },
       { label: "Rate limit", value: "fast" },
+      { label: "tier", value: '{"a":1}' },
     ]);
   });
 });

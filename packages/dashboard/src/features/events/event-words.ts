@@ -57,11 +57,20 @@ const LABELS: Record<string, string> = {
  * `rolledTo` are shown by name when `keyNames` knows them. A session's `expiresAt` reads "Session ends".
  */
 export function describeChanges(event: KeyEvent, keyNames: ReadonlyMap<string, string>): ChangeLine[] {
-  return Object.entries(event.changes).map(([field, value]) => {
+  // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
+  const entries = Object.entries(event.changes).sort(([a], [b]) => fieldRank(a) - fieldRank(b));
+  return entries.map(([field, value]) => {
     const label =
       field === "expiresAt" && event.action === "session.created" ? "Session ends" : (LABELS[field] ?? field);
     return { label, value: describeValue(field, value, keyNames) };
   });
+}
+
+const FIELD_ORDER = Object.keys(LABELS);
+
+function fieldRank(field: string): number {
+  const rank = FIELD_ORDER.indexOf(field);
+  return rank === -1 ? FIELD_ORDER.length : rank;
 }
 
 function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<string, string>): string {

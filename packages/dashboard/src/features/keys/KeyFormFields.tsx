@@ -111,8 +111,8 @@ export function KeyFormFields({
           </label>
         )}
         <small id={creditsHint} className="hint field-group-hint">
-          Each verification spends its cost (1 by default); at 0 the key answers USAGE_EXCEEDED. A refill sets
-          the balance back to its amount at the start of each UTC day or month.
+          Each verification spends 1 credit (or its cost); at 0 it is refused. A refill resets the balance at
+          the start of each UTC day or month.
         </small>
       </fieldset>
       <label className="field">

@@ -59,11 +59,12 @@ export function SecretReveal({
               Copy example
             </button>
           </div>
-          {/* A named, focusable region: at 390 px the long lines scroll sideways, also by keyboard. */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-          <section className="example-code" aria-label="Example code" tabIndex={0}>
+          <section className="example-code" aria-label="Example code">
             <pre>{example}</pre>
           </section>
+          <p className="hint">
+            baseUrl is your Keyport server&apos;s address; your API&apos;s replaces localhost:8080.
+          </p>
           <p role="status" className="status">
             {exampleCopied === "yes"
               ? "Example copied."
