@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
-import { signIn } from "./support/flows.js";
+import { refreshedUsageTotal, signIn } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -14,12 +14,12 @@ const PHONE = { width: 390, height: 844 };
 
 const verification = z.looseObject({ code: z.string(), keyId: z.string().nullable() });
 
-/** Verifies `key` over REST as a backend would, asking for `permissions`; the whole answer. */
-async function verify(serverUrl: string, key: string, permissions?: string[]) {
+/** Verifies `key` over REST as a backend would, asking for `permissions` and `cost`; the whole answer. */
+async function verify(serverUrl: string, key: string, permissions?: string[], cost?: number) {
   const response = await fetch(`${serverUrl}/api-keys/verify`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(permissions === undefined ? { key } : { key, permissions }),
+    body: JSON.stringify({ key, permissions, cost }),
   });
   expect(response.status).toBe(200);
   return verification.parse(await response.json());
@@ -232,5 +232,18 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     expect(await events.count()).toBe(3);
     await page.getByRole("button", { name: "Newer" }).click();
     await events.first().getByText("“billing v22”").first().waitFor();
+  });
+
+  it("counts missing permissions and exhausted credits in the usage view beside the other outcomes", async () => {
+    const { page } = session;
+    expect(await verify(stack.serverUrl, secret, undefined, 1000)).toMatchObject({ code: "USAGE_EXCEEDED" });
+    await page.getByRole("link", { name: "Usage" }).click();
+    await page.getByRole("heading", { name: "Usage" }).waitFor();
+    // Two asked for a permission the key lacked; one cost more than its balance; one met the wallet limit.
+    await expect.poll(() => refreshedUsageTotal(page, "Missing permissions")).toBe("2");
+    await expect.poll(() => refreshedUsageTotal(page, "Out of credits")).toBe("1");
+    await expect.poll(() => refreshedUsageTotal(page, "Rate limited")).toBe("1");
+    await page.getByRole("img", { name: /^Verifications per day/ }).waitFor();
+    await checkView(page, "usage");
   });
 });
