@@ -13,12 +13,19 @@ import { proxyScenarios } from "./scenarios/proxy.js";
 import type { ScenarioContext, ScenarioModule } from "./scenarios/types.js";
 import { usageScenarios } from "./scenarios/usage.js";
 import { verifyScenarios } from "./scenarios/verify.js";
+import { verifySdkScenarios } from "./scenarios/verify-sdk.js";
 
 // `pnpm bench [-- --quick] [-- --only name]`: starts every server it needs as a child process on
 // 127.0.0.1, measures each scenario alternately with its baseline, prints a Markdown table and
 // writes bench/results.json.
 
-const MODULES: readonly ScenarioModule[] = [verifyScenarios, keysScenarios, usageScenarios, proxyScenarios];
+const MODULES: readonly ScenarioModule[] = [
+  verifyScenarios,
+  verifySdkScenarios,
+  keysScenarios,
+  usageScenarios,
+  proxyScenarios,
+];
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
