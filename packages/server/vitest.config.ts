@@ -15,6 +15,7 @@ export const slowTests = [
   "test/start.test.ts",
   "test/database-outage.test.ts",
   "test/concurrency.test.ts",
+  "test/credits-concurrency.test.ts",
   "test/slow-clients.test.ts",
   // ganache and solc-js: an in-process EVM and a compile take seconds to load.
   "test/contract-wallet.test.ts",

@@ -28,11 +28,18 @@ export interface VerificationBody {
   wallet: string | null;
   expiresAt: string | null;
   ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+  permissions: string[];
+  credits: { remaining: number } | null;
+  meta: Record<string, unknown> | null;
 }
 
-/** `POST /api-keys/verify` with no session: the key is the credential. */
-export async function verifyOver(baseUrl: string, key: string): Promise<VerificationBody> {
-  const { status, body } = await request(baseUrl, "POST", "/api-keys/verify", { body: { key } });
+/** `POST /api-keys/verify` with no session: the key is the credential; `ask` adds permissions and cost. */
+export async function verifyOver(
+  baseUrl: string,
+  key: string,
+  ask: { permissions?: string[]; cost?: number } = {},
+): Promise<VerificationBody> {
+  const { status, body } = await request(baseUrl, "POST", "/api-keys/verify", { body: { key, ...ask } });
   if (status !== 200) throw new Error(`verify failed with ${status}: ${JSON.stringify(body)}`);
   return body as VerificationBody;
 }
