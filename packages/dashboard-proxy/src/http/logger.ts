@@ -39,6 +39,6 @@ let shared: DestinationStream | undefined;
  * writer, so their lines never interleave.
  */
 export function sharedStdout(): DestinationStream {
-  shared ??= createBufferedStdout({ chunkChars: 16_384, flushMs: 1_000 });
+  shared ??= createBufferedStdout({ chunkChars: 65_536, flushMs: 1_000 });
   return shared;
 }
