@@ -132,6 +132,39 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(refused.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("answers 403 when the key lacks a permission the middleware requires, and lets a holder in", async () => {
+    const guarded = await start({ permissions: ["prices:read"] });
+    const holder = await keyport.createKey({ name: "reader", permissions: ["prices:*"] });
+    const other = await keyport.createKey({ name: "writer", permissions: ["prices:write"] });
+    const allowed = await get(guarded, bearer(holder.key));
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.keyport).toMatchObject({ valid: true, code: "VALID", permissions: ["prices:*"] });
+    const refused = await get(guarded, bearer(other.key));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      code: "FORBIDDEN",
+      message: "The API key lacks a permission this request needs",
+    });
+    expect(refused.headers.get("www-authenticate")).toBeNull();
+  });
+
+  it("answers 429 without Retry-After once the key's credits are spent, each request costing `cost`", async () => {
+    const metered = await start({ cost: 2 });
+    const { key } = await keyport.createKey({
+      name: "metered",
+      credits: { remaining: 3 },
+      meta: { plan: "pro" },
+    });
+    const first = await get(metered, bearer(key));
+    expect(first.status).toBe(200);
+    expect(first.body.keyport).toMatchObject({ credits: { remaining: 1 }, meta: { plan: "pro" } });
+    const refused = await get(metered, bearer(key));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" });
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(refused.headers.get("ratelimit-limit")).toBeNull();
+  });
+
   it("answers 500 and logs Keyport's issues (never the key) when its own options are out of range", async () => {
     const misconfigured = await start({ cost: 5_000 });
     const { key } = await keyport.createKey({ name: "misconfigured" });

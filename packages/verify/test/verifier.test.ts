@@ -44,6 +44,30 @@ describe("createVerifier against the real Keyport server", () => {
     });
   });
 
+  it("passes permissions and cost: INSUFFICIENT_PERMISSIONS, then USAGE_EXCEEDED, with the key's credits and meta", async () => {
+    const { key, id } = await keyport.createKey({
+      name: "policies",
+      permissions: ["prices:read"],
+      credits: { remaining: 5 },
+      meta: { customerId: "cus_1", tags: ["a", 1, null] },
+    });
+    const verifier = createVerifier({ baseUrl: keyport.baseUrl });
+    expect(await verifier.verify(key, { permissions: ["prices:write"] })).toMatchObject({
+      valid: false,
+      code: "INSUFFICIENT_PERMISSIONS",
+      keyId: id,
+      permissions: ["prices:read"],
+    });
+    expect(await verifier.verify(key, { permissions: ["prices:read"], cost: 4 })).toMatchObject({
+      valid: true,
+      code: "VALID",
+      credits: { remaining: 1 },
+      meta: { customerId: "cus_1", tags: ["a", 1, null] },
+    });
+    const spent = await verifier.verify(key, { cost: 1_000 });
+    expect(spent).toMatchObject({ valid: false, code: "USAGE_EXCEEDED", keyId: id });
+  });
+
   it("keeps a base URL's path prefix and ignores a trailing slash", async () => {
     const { key } = await keyport.createKey({ name: "slash" });
     expect((await createVerifier({ baseUrl: `${keyport.baseUrl}/` }).verify(key)).code).toBe("VALID");
