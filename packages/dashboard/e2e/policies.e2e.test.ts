@@ -107,7 +107,7 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
 
     const row = page.getByRole("row", { name: /billing backend/ });
     await row.getByText("prices:read, keys.*", { exact: true }).waitFor();
-    expect(await row.getByText(/left/).textContent()).toBe("3 left · 100/day");
+    expect(await row.getByText(/left/).textContent()).toBe("3 left refill 100/day");
 
     expect(await verify(stack.serverUrl, secret, ["prices:read", "keys.roll"])).toMatchObject({
       code: "VALID",
@@ -142,7 +142,7 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await dialog.waitFor({ state: "hidden" });
 
     const edited = page.getByRole("row", { name: /billing v2/ });
-    await edited.getByText("50 left · 100/day").waitFor();
+    await edited.getByText("50 left refill 100/day").waitFor();
     await edited.getByText("prices:read", { exact: true }).waitFor();
     await edited.getByText("1,000 / 60 s").waitFor();
     expect(await verify(stack.serverUrl, secret, ["keys.roll"])).toMatchObject({

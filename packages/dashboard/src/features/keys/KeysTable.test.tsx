@@ -75,7 +75,7 @@ describe("KeysTable", () => {
     const permissions = metered?.getByText("prices:read, keys.* +1 more");
     expect(permissions?.getAttribute("title")).toBe("prices:read, keys.*, usage:read");
     const credits = metered?.getByText(/^1,500 left/);
-    expect(credits?.textContent).toBe("1,500 left · 2,000/day");
+    expect(credits?.textContent).toBe("1,500 left refill 2,000/day");
     expect(credits?.getAttribute("title")).toBe("1,500 left, refills to 2,000 daily");
     expect(plain?.getByText("none")).toBeTruthy();
     expect(plain?.getByText("unlimited")).toBeTruthy();

@@ -9,17 +9,16 @@ import { type ApiKey, keyStatusWords } from "./key-status";
 import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
 
-// Narrow cells: the balance and a short refill; the full words are in the title.
+// A narrow cell: the balance, and the refill on a second, smaller line; the full words are in the title.
 function CreditsCell({ credits }: { credits: ApiKey["credits"] }) {
   if (credits === null) return <span className="muted">unlimited</span>;
   const refill = credits.refill;
   return (
     <span title={formatCredits(credits)}>
-      {formatCount(credits.remaining)} left
+      {formatCount(credits.remaining)} left{" "}
       {refill === null ? null : (
-        <span className="muted">
-          {" "}
-          · {formatCount(refill.amount)}/{refill.interval === "daily" ? "day" : "month"}
+        <span className="cell-note">
+          refill {formatCount(refill.amount)}/{refill.interval === "daily" ? "day" : "month"}
         </span>
       )}
     </span>
