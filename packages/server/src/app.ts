@@ -115,7 +115,12 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   server.on("clientError", answerClientError);
   // Nothing else ever deletes nonces and sessions that can no longer be used.
   const sweep = startExpirySweep({
-    sweep: () => sweepExpired(database.db, new Date()),
+    sweep: () => {
+      const now = new Date();
+      const days = env.EVENTS_RETENTION_DAYS;
+      const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
+      return sweepExpired(database.db, now, { eventsBefore });
+    },
     intervalMs: env.SWEEP_INTERVAL_MS,
     logger,
   });

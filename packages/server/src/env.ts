@@ -74,6 +74,21 @@ export const envSchema = z.object({
   /** Pause between sweeps that delete expired and used nonces and ended sessions. */
   SWEEP_INTERVAL_MS: positiveInt(60_000),
   /**
+   * Days the audit trail (GET /api-keys/:wallet/events) keeps an event; the sweep deletes older ones.
+   * `off` keeps every event forever.
+   */
+  EVENTS_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .default("365")
+    .transform((value, ctx) => {
+      if (value === "off") return null;
+      const days = /^\d{1,6}$/.test(value) ? Number(value) : 0;
+      if (days >= 1) return days;
+      ctx.addIssue({ code: "custom", message: "must be a whole number of days (at least 1) or off" });
+      return z.NEVER;
+    }),
+  /**
    * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
    * The default trusts a proxy on the same host, such as the dashboard proxy.
    */

@@ -1,7 +1,7 @@
 import { asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sweepExpired } from "../src/auth/expiry-sweep.js";
-import { sessions, siweNonces } from "../src/db/schema/index.js";
+import { keyEvents, sessions, siweNonces } from "../src/db/schema/index.js";
 import { hashKey } from "../src/keys/secret.js";
 import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
@@ -100,10 +100,10 @@ describeDatabases("sweepExpired", (target) => {
     await db.delete(sessions);
     await seed("a", 25, 5);
     const limits = { batchSize: 10, maxBatches: 2 };
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 20, sessions: 20 });
+    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 20, sessions: 20, events: 0 });
     expect(await remaining()).toEqual({ nonces: 10, sessions: 10 });
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 5, sessions: 5 });
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 0, sessions: 0 });
+    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 5, sessions: 5, events: 0 });
+    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 0, sessions: 0, events: 0 });
     expect(await remaining()).toEqual({ nonces: 5, sessions: 5 });
     // The live rows are the ones left.
     const left = await db
@@ -121,7 +121,7 @@ describeDatabases("sweepExpired", (target) => {
       { nonce: "edge-now", createdAt: at(-10), expiresAt: T0 },
       { nonce: "edge-later", createdAt: at(-10), expiresAt: new Date(T0.getTime() + 1) },
     ]);
-    expect(await sweepExpired(db, T0)).toEqual({ nonces: 1, sessions: 0 });
+    expect(await sweepExpired(db, T0)).toEqual({ nonces: 1, sessions: 0, events: 0 });
     expect((await db.select().from(siweNonces)).map((row) => row.nonce)).toEqual(["edge-later"]);
   });
 
@@ -138,7 +138,23 @@ describeDatabases("sweepExpired", (target) => {
         })),
       );
     }
-    expect(await sweepExpired(db, T0)).toEqual({ nonces: 2_500, sessions: 0 });
+    expect(await sweepExpired(db, T0)).toEqual({ nonces: 2_500, sessions: 0, events: 0 });
     expect(await remaining()).toEqual({ nonces: 0, sessions: 0 });
+  });
+
+  it("deletes audit events older than the retention, and none when retention is off", async () => {
+    const { db } = target.database;
+    await db.delete(keyEvents);
+    const event = (wallet: string, offsetMs: number) => ({
+      wallet,
+      keyId: null,
+      action: "session.created",
+      at: new Date(T0.getTime() + offsetMs),
+    });
+    await db.insert(keyEvents).values([event("0xold", -2), event("0xedge", 0), event("0xnew", 1)]);
+    expect((await sweepExpired(db, T0)).events).toBe(0);
+    expect((await sweepExpired(db, T0, { eventsBefore: null })).events).toBe(0);
+    expect(await sweepExpired(db, T0, { eventsBefore: T0 })).toMatchObject({ events: 2 });
+    expect((await db.select().from(keyEvents)).map((row) => row.wallet)).toEqual(["0xnew"]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type SweepCounts, startExpirySweep } from "./expiry-sweep.js";
 
-const NONE: SweepCounts = { nonces: 0, sessions: 0 };
+const NONE: SweepCounts = { nonces: 0, sessions: 0, events: 0 };
 
 function recordingLogger() {
   const lines: { level: string; fields: unknown; msg: string }[] = [];
@@ -81,7 +81,7 @@ describe("the expiry sweep's schedule", () => {
 
   it("logs what it deleted at info, only when it deleted something", async () => {
     const logger = recordingLogger();
-    const counts = [NONE, { nonces: 3, sessions: 1 }];
+    const counts = [NONE, { nonces: 3, sessions: 1, events: 0 }];
     const running = startExpirySweep({
       sweep: async () => counts.shift() ?? NONE,
       intervalMs: 1_000,
@@ -89,7 +89,11 @@ describe("the expiry sweep's schedule", () => {
     });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(logger.lines).toEqual([
-      { level: "info", fields: { nonces: 3, sessions: 1 }, msg: "expired nonces and sessions deleted" },
+      {
+        level: "info",
+        fields: { nonces: 3, sessions: 1, events: 0 },
+        msg: "expired nonces, sessions and audit events deleted",
+      },
     ]);
     await running.stop();
   });

@@ -1,12 +1,14 @@
 import { inArray, lte } from "drizzle-orm";
 import type { Db } from "../db/database.js";
-import { sessions, siweNonces } from "../db/schema/index.js";
+import { keyEvents, sessions, siweNonces } from "../db/schema/index.js";
 import { errorSummary } from "../logger.js";
 
 /** Rows one sweep deleted, by table. */
 export interface SweepCounts {
   nonces: number;
   sessions: number;
+  /** Audit events older than the retention (0 when events are kept forever). */
+  events: number;
 }
 
 /** How much one sweep may delete. */
@@ -15,10 +17,13 @@ export interface SweepLimits {
   batchSize?: number;
   /** DELETEs a sweep runs at most per table (default 10); what is left waits for the next sweep. */
   maxBatches?: number;
+  /** Audit events at or before this time are deleted (EVENTS_RETENTION_DAYS); null or absent keeps them. */
+  eventsBefore?: Date | null;
 }
 
 /**
- * Deletes nonces and sessions that expired at or before `now`; nothing can use them again. A used
+ * Deletes nonces and sessions that expired at or before `now`; nothing can use them again. Deletes
+ * audit events at or before `limits.eventsBefore` too (the retention). A used
  * nonce or a logged-out session goes at its expiry too (at most 10 minutes, SESSION_TTL_SECONDS
  * later), so a row never vanishes while a caller may still be looking at it. Each DELETE takes at
  * most `batchSize` rows, skipping rows another transaction holds (another instance's sweep), so it
@@ -65,7 +70,24 @@ export async function sweepExpired(db: Db, now: Date, limits: SweepLimits = {}):
       .returning({ tokenHash: sessions.tokenHash });
     return rows.length;
   });
-  return { nonces, sessions: ended };
+  const eventsBefore = limits.eventsBefore ?? null;
+  const events =
+    eventsBefore === null
+      ? 0
+      : await inBatches(async () => {
+          const doomed = db
+            .select({ id: keyEvents.id })
+            .from(keyEvents)
+            .where(lte(keyEvents.at, eventsBefore))
+            .limit(batchSize)
+            .for("update", { skipLocked: true });
+          const rows = await db
+            .delete(keyEvents)
+            .where(inArray(keyEvents.id, doomed))
+            .returning({ id: keyEvents.id });
+          return rows.length;
+        });
+  return { nonces, sessions: ended, events };
 }
 
 /** What {@link startExpirySweep} runs and how often. */
@@ -109,8 +131,8 @@ export function startExpirySweep({ sweep, intervalMs, logger }: ExpirySweepOptio
     timer = undefined;
     running = sweep().then(
       (counts) => {
-        if (counts.nonces > 0 || counts.sessions > 0)
-          logger.info(counts, "expired nonces and sessions deleted");
+        if (counts.nonces > 0 || counts.sessions > 0 || counts.events > 0)
+          logger.info(counts, "expired nonces, sessions and audit events deleted");
       },
       (error: unknown) => logger.warn({ err: errorSummary(error) }, "expired-row sweep failed; will retry"),
     );

@@ -5,7 +5,8 @@ import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzl
  * The audit trail (issue 12): one row per key creation, update, roll and revocation, and per
  * sign-in and sign-out, newest first by `id` (a sequence: exact order, cheap cursors). `changes`
  * says what changed (field names and their new public values, never a secret, token or hash).
- * `key_id` is null for session events.
+ * `key_id` is null for session events. Events older than EVENTS_RETENTION_DAYS are deleted by the
+ * expiry sweep.
  */
 export const keyEvents = pgTable(
   "key_events",
@@ -19,6 +20,8 @@ export const keyEvents = pgTable(
   },
   (table) => [
     index("key_events_wallet_id_idx").on(table.wallet, sql`${table.id} desc`),
+    // The retention sweep deletes the oldest events (EVENTS_RETENTION_DAYS).
+    index("key_events_at_idx").on(table.at),
     check(
       "key_events_action_check",
       sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'session.created', 'session.ended')`,
