@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerTsconfig, findTarball, run, runOk, TSC } from "./support/consumer.js";
-import { expressScript, h3Script, honoScript, verifierScript } from "./support/consumer-scripts.js";
+import {
+  expressScript,
+  firstTypeScriptBlock,
+  h3Script,
+  honoScript,
+  verifierScript,
+} from "./support/consumer-scripts.js";
 import { type Keyport, startKeyport } from "./support/keyport.js";
 
 // Projects outside the monorepo install the packed package from its tarball with npm, as users would:
@@ -14,6 +20,7 @@ import { type Keyport, startKeyport } from "./support/keyport.js";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const SLOW = 240_000;
+const DOCS = fileURLToPath(new URL("../../../docs/backend.md", import.meta.url));
 
 interface Project {
   name: string;
@@ -21,7 +28,7 @@ interface Project {
   dependencies: Record<string, string>;
   /** Ambient types its script needs. */
   types?: string[];
-  script: (baseUrl: string, key: string) => string;
+  script: (baseUrl: string, key: string, docsExample: string) => string;
 }
 
 const PROJECTS: Project[] = [
@@ -53,6 +60,7 @@ describe("projects outside the workspace using the packed @keyport/verify", () =
     keyport = await startKeyport();
     ({ key, id: keyId } = await keyport.createKey({ name: "consumer" }));
     root = await mkdtemp(join(tmpdir(), "keyport-verify-consumer-"));
+    const docsExample = firstTypeScriptBlock(await readFile(DOCS, "utf8"));
     // `pnpm pack` runs the `prepack` build, applies publishConfig and the root .pnpmfile.cjs's beforePacking.
     await runOk("pnpm", ["pack", "--pack-destination", root], PACKAGE);
     const tarball = await findTarball(root);
@@ -68,7 +76,7 @@ describe("projects outside the workspace using the packed @keyport/verify", () =
         };
         await writeFile(join(dir, "package.json"), JSON.stringify(manifest));
         await writeFile(join(dir, "tsconfig.json"), JSON.stringify(consumerTsconfig(project.types)));
-        await writeFile(join(dir, "main.ts"), project.script(keyport.baseUrl, key));
+        await writeFile(join(dir, "main.ts"), project.script(keyport.baseUrl, key, docsExample));
       }),
     );
     // One install at a time: npm's cache is shared.
@@ -118,6 +126,12 @@ describe("projects outside the workspace using the packed @keyport/verify", () =
       const text = await readFile(join(installed, "dist", file), "utf8");
       expect(text, file).not.toMatch(/from\s*["'](zod|viem|@trpc\/|@keyport\/|node:)/);
     }
+  });
+
+  it("opens docs/backend.md with a five-line example (the h3 project runs it)", async () => {
+    const example = firstTypeScriptBlock(await readFile(DOCS, "utf8"));
+    expect((await readFile(DOCS, "utf8")).indexOf("```ts")).toBeLessThan(200);
+    expect(example.split("\n").filter((line) => line.trim() !== "")).toHaveLength(5);
   });
 
   it.each(PROJECTS.map((project) => project.name))(

@@ -22,19 +22,25 @@ console.log(JSON.stringify({
 `;
 }
 
-/** h3 alone: the middleware in front of a route, called through the app's own fetch. */
-export function h3Script(baseUrl: string, key: string): string {
-  return `import { H3 } from "h3";
-import { keyport } from "@keyport/verify/h3";
-
-const app = new H3();
-app.use(keyport({ baseUrl: ${JSON.stringify(baseUrl)} }));
-app.get("/data", (event) => ({ keyId: event.context.keyport?.valid ? event.context.keyport.keyId : null }));
-
+/**
+ * h3 alone: docs/backend.md's opening example as written (its Keyport URL pointed at the test's server,
+ * without the `serve(app)` that would listen on a port), then requests through the app's own fetch.
+ */
+export function h3Script(baseUrl: string, key: string, docsExample: string): string {
+  const example = docsExample.replace("http://localhost:3000", baseUrl).replace(/^serve\(app\);$/m, "");
+  return `${example}
 const ok = await app.fetch(new Request("http://backend/data", { headers: { authorization: "Bearer ${key}" } }));
 const missing = await app.fetch(new Request("http://backend/data"));
-console.log(JSON.stringify({ ok: ok.status, body: await ok.json(), missing: missing.status, error: await missing.json() }));
+const body = await ok.json();
+console.log(JSON.stringify({ ok: ok.status, body: { keyId: body.key.keyId }, missing: missing.status, error: await missing.json() }));
 `;
+}
+
+/** The first TypeScript block of a Markdown page. */
+export function firstTypeScriptBlock(markdown: string): string {
+  const block = /```ts\n([\s\S]*?)```/.exec(markdown)?.[1];
+  if (block === undefined) throw new Error("no ts block");
+  return block;
 }
 
 /** Hono alone: the middleware on /api/*, called through the app's own fetch. */
