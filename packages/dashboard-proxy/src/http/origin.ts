@@ -9,6 +9,11 @@ export type OriginVerdict =
   | { kind: "allowed"; origin: string }
   | { kind: "forbidden" };
 
+// The verdicts that carry nothing of the request are shared: every request is classified, twice.
+const NONE: OriginVerdict = Object.freeze({ kind: "none" });
+const SAME_ORIGIN: OriginVerdict = Object.freeze({ kind: "same-origin" });
+const FORBIDDEN: OriginVerdict = Object.freeze({ kind: "forbidden" });
+
 /**
  * Classifies a request by its `Origin` header.
  * @example checkOrigin("https://app.example", "https://keys.example", new Set(["https://app.example"]))
@@ -18,12 +23,12 @@ export function checkOrigin(
   publicOrigin: string,
   allowed: ReadonlySet<string>,
 ): OriginVerdict {
-  if (origin === null) return { kind: "none" };
+  if (origin === null) return NONE;
   // Exact match: browsers send the serialized origin (lower-case scheme and host, no default port).
-  if (origin === publicOrigin) return { kind: "same-origin" };
+  if (origin === publicOrigin) return SAME_ORIGIN;
   // `Origin: null` (sandboxed frames, file://) matches neither and is refused.
   if (allowed.has(origin)) return { kind: "allowed", origin };
-  return { kind: "forbidden" };
+  return FORBIDDEN;
 }
 
 /** Headers that let an allowed origin read a response (and our cache/limit headers). */
