@@ -28,6 +28,7 @@ export function createProcedureServices(
   return {
     keys: createKeyStore({
       db,
+      driver: database.driver,
       changes: createKeyChanges(verification.cache),
       prefix: env.KEY_PREFIX,
       maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,

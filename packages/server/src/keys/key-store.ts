@@ -1,4 +1,4 @@
-import type { Db } from "../db/database.js";
+import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
@@ -71,6 +71,8 @@ export interface KeyStore {
 /** What a key store is built from. */
 export interface KeyStoreOptions {
   db: Db;
+  /** The driver under `db`: create runs its statements on it directly (see insert-under-cap.ts). */
+  driver: Driver;
   /** Announces revokes and rolls to every instance's key cache. */
   changes: KeyChanges;
   /** KEY_PREFIX. */
@@ -80,10 +82,10 @@ export interface KeyStoreOptions {
 }
 
 /** The key store over the database (see keys/store.ts for the SQL and its locking). */
-export function createKeyStore({ db, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
+export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
   return {
     async create(params) {
-      const created = await createKey(db, { ...params, prefix, maxActiveKeys });
+      const created = await createKey(driver, { ...params, prefix, maxActiveKeys });
       if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
       return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now, created.credits) };
     },

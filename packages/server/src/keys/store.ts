@@ -1,24 +1,13 @@
-import {
-  and,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  lt,
-  or,
-  type SQL,
-  sql,
-  TransactionRollbackError,
-} from "drizzle-orm";
-import type { Db } from "../db/database.js";
-import { type ApiKeyRow, apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
+import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import type { Db, Driver } from "../db/database.js";
+import { type ApiKeyRow, apiKeys, type KeyCreditsRow } from "../db/schema/index.js";
 import {
   keyCreatedChanges,
   keyRevokedChanges,
   keyRolledChanges,
   keyUpdatedChanges,
 } from "../events/changes.js";
-import { insertEventSql, recordEvent } from "../events/record.js";
+import { recordEvent } from "../events/record.js";
 import type { RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges, Tx } from "../verify/key-changes.js";
@@ -26,6 +15,7 @@ import { creditsValues, loadCredits, upsertCredits } from "./credits.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
+import { insertUnderCap, walletLockKey } from "./insert-under-cap.js";
 import { newKey } from "./secret.js";
 import { notRevoked, type StatusFilter, statusCondition } from "./status-condition.js";
 
@@ -62,7 +52,7 @@ export interface CreateKeyParams {
 
 /** The SQL of a wallet's advisory lock, held until the transaction ends. */
 function walletLockSql(wallet: string): SQL {
-  return sql`select pg_advisory_xact_lock(hashtext(${`keyport:wallet:${wallet}`}))`;
+  return sql`select pg_advisory_xact_lock(hashtext(${walletLockKey(wallet)}))`;
 }
 
 /**
@@ -87,88 +77,53 @@ async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<numbe
 }
 
 /**
- * A text[] from a JSON array parameter, order kept (drizzle would spread a JS array into a list of
- * parameters, and the two drivers encode array parameters differently).
+ * Inserts a key, with its credit balance and its `key.created` event, unless the wallet already
+ * holds `maxActiveKeys` active ones. The count and the inserts are one statement, run under the
+ * per-wallet advisory lock on PostgreSQL (see insert-under-cap.ts), so concurrent creates cannot
+ * overshoot and a refused create records nothing. The row returned is the one inserted.
  */
-function textArraySql(values: string[]): SQL {
-  return sql`(select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) with ordinality as t(e, i))::text[]`;
-}
-
-/**
- * One statement: inserts the key only while the wallet holds fewer than `maxActiveKeys` active keys,
- * and its `key.created` event only if the key went in. Returns the inserted row, or nothing at the cap.
- */
-function insertUnderCap(
-  tx: Tx,
-  params: CreateKeyParams,
-  id: string,
-  secret: { hash: string; start: string },
-) {
-  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
-  const names = [
-    apiKeys.id,
-    apiKeys.wallet,
-    apiKeys.name,
-    apiKeys.hash,
-    apiKeys.start,
-    apiKeys.createdAt,
-    apiKeys.expiresAt,
-    apiKeys.rateLimitLimit,
-    apiKeys.rateLimitWindowSeconds,
-    apiKeys.permissions,
-    apiKeys.meta,
-    apiKeys.creditsId,
-  ].map((column) => sql.identifier(column.name));
-  // Casts: a bare parameter in a select list has no type PostgreSQL could infer.
-  const values = sql`${id}::text, ${wallet}::text, ${name}::text, ${secret.hash}::text, ${secret.start}::text, ${now.toISOString()}::timestamptz, ${expiresAt?.toISOString() ?? null}::timestamptz, ${rateLimit?.limit ?? null}::int, ${rateLimit?.windowSeconds ?? null}::int, ${textArraySql(permissions)}, ${meta === null ? null : JSON.stringify(meta)}::jsonb, ${params.credits === null ? null : id}::text`;
-  const key = tx
-    .$with("k", getTableColumns(apiKeys))
-    .as(
-      sql`insert into ${apiKeys} (${sql.join(names, sql`, `)}) select ${values} where (${activeKeysQuery(tx, wallet, now)}) < ${params.maxActiveKeys} returning *`,
-    );
-  const event = insertEventSql(
-    { wallet, keyId: id, action: "key.created", at: now, changes: keyCreatedChanges(params) },
-    key,
-  );
-  return tx.with(key, tx.$with("e", {}).as(event)).select().from(key);
-}
-
-/**
- * Inserts a key, with its `key.created` event, unless the wallet already holds `maxActiveKeys` active
- * ones. The count, the insert and the event are one statement run after the per-wallet advisory lock
- * in one transaction, so concurrent creates cannot overshoot and a refused create records nothing.
- */
-export async function createKey(db: Db, params: CreateKeyParams) {
+export async function createKey(driver: Driver, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const { credits } = params;
-  try {
-    return await db.transaction(async (tx) => {
-      // Pipelined: the statements leave together, the lock first. A transaction's queries go out on
-      // its one connection in the order they are started, and PostgreSQL runs them in that order, so
-      // the insert's snapshot (and its count) is taken once the lock is held. One round trip, not
-      // several, while the transaction holds a pool connection. The key's credit balance (named by
-      // the key's id) goes in before the key that points at it.
-      const locked = tx.execute(walletLockSql(params.wallet)).execute();
-      const balance =
-        credits === null
-          ? undefined
-          : tx
-              .insert(keyCredits)
-              .values({ id, ...creditsValues(credits, params.now) })
-              .returning()
-              .execute();
-      const inserted = insertUnderCap(tx, params, id, secret).execute();
-      const [, balanceRows, insertedRows] = await Promise.all([locked, balance, inserted]);
-      const [row] = insertedRows;
-      // At the cap: undo the balance too (rollback() throws; caught below).
-      if (!row) return credits === null ? { ok: false as const } : tx.rollback();
-      return { ok: true as const, key: secret.key, row, credits: balanceRows?.[0] };
-    });
-  } catch (error) {
-    if (error instanceof TransactionRollbackError) return { ok: false as const };
-    throw error;
-  }
+  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
+  const balance: KeyCreditsRow | undefined =
+    params.credits === null ? undefined : { id, ...creditsValues(params.credits, now) };
+  const inserted = await insertUnderCap(driver, {
+    id,
+    wallet,
+    name,
+    hash: secret.hash,
+    start: secret.start,
+    now: now.toISOString(),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    rateLimitLimit: rateLimit?.limit ?? null,
+    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    permissions: JSON.stringify(permissions),
+    meta: meta === null ? null : JSON.stringify(meta),
+    credits:
+      balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
+    changes: JSON.stringify(keyCreatedChanges(params)),
+    maxActiveKeys: params.maxActiveKeys,
+  });
+  if (!inserted) return { ok: false as const };
+  const row: ApiKeyRow = {
+    id,
+    wallet,
+    name,
+    hash: secret.hash,
+    start: secret.start,
+    createdAt: now,
+    expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+    rateLimitLimit: rateLimit?.limit ?? null,
+    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rolledFrom: null,
+    permissions,
+    meta,
+    creditsId: balance === undefined ? null : id,
+  };
+  return { ok: true as const, key: secret.key, row, credits: balance };
 }
 
 export interface ListKeysParams {
