@@ -2,6 +2,13 @@ import { describe, expect, it } from "vitest";
 import { readProcedurePath } from "./allow-list.js";
 
 describe("readProcedurePath", () => {
+  it.each(["keys.update", "limits.get", "limits.set", "events.list"])(
+    "accepts the key-policy procedure %j the dashboard calls",
+    (path) => {
+      expect(readProcedurePath(path)).toEqual({ ok: true, procedures: [path] });
+    },
+  );
+
   it("accepts allowed procedures, alone or batched", () => {
     expect(readProcedurePath("keys.list")).toEqual({ ok: true, procedures: ["keys.list"] });
     expect(readProcedurePath("keys.list,usage.get")).toEqual({

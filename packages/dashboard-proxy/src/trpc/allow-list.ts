@@ -10,7 +10,11 @@ export const FORWARDED_PROCEDURES: ReadonlySet<string> = new Set([
   "keys.create",
   "keys.revoke",
   "keys.roll",
+  "keys.update",
   "usage.get",
+  "limits.get",
+  "limits.set",
+  "events.list",
 ]);
 
 /** Why a `/trpc` path is refused, or the procedures it names. */
