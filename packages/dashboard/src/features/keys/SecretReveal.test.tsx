@@ -14,8 +14,10 @@ describe("SecretReveal", () => {
     const code = within(example).getByRole("region", { name: "Example code" });
     expect(code.textContent).toBe(usageExample(secret));
     expect(code.textContent).toContain('import { keyport } from "@keyport/verify/h3";');
-    expect(code.textContent).toContain("app.use(keyport({ baseUrl: ");
-    expect(code.textContent).toContain(`-H "Authorization: Bearer ${secret}"`);
+    expect(code.textContent).toContain("new H3().use(keyport({ baseUrl: ");
+    expect(code.textContent).toContain(
+      `curl -H "Authorization: Bearer ${secret}" http://localhost:8080/data`,
+    );
     expect(within(example).getByRole("button", { name: "Copy example" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Copy" })).toBeTruthy();
   });

@@ -63,7 +63,7 @@ export function SecretReveal({
             <pre>{example}</pre>
           </section>
           <p className="hint">
-            baseUrl is your Keyport server&apos;s address; your API&apos;s replaces localhost:8080.
+            baseUrl is your Keyport server. More in the repository&apos;s docs/backend.md.
           </p>
           <p role="status" className="status">
             {exampleCopied === "yes"
