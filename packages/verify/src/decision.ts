@@ -1,4 +1,5 @@
 import { type ErrorCode, errorBody, KeyportError, statusOf } from "@keyport/errors";
+import type { VerifyOptions } from "./server-types.js";
 import type {
   KeyportUnavailable,
   ValidVerification,
@@ -25,8 +26,8 @@ export type Decision =
 /** What a middleware needs beyond the key. */
 export interface DecideOptions {
   onUnavailable: UnavailablePolicy;
-  permissions: string[] | undefined;
-  cost: number | undefined;
+  /** What every request asks of its key (built once, not per request); undefined: nothing beyond VALID. */
+  asks: VerifyOptions | undefined;
   logger: VerifyLogger;
 }
 
@@ -75,10 +76,7 @@ export async function decide(
   if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
   let result: VerifyResult;
   try {
-    result =
-      options.permissions === undefined && options.cost === undefined
-        ? await verifier.verify(key)
-        : await verifier.verify(key, { permissions: options.permissions, cost: options.cost });
+    result = await verifier.verify(key, options.asks);
   } catch (error) {
     return refused(error, options.logger);
   }

@@ -27,8 +27,10 @@ export function prepare<Request>(options: KeyportOptions<Request>): {
     verifier: createVerifier(options),
     settings: {
       onUnavailable: options.onUnavailable ?? "deny",
-      permissions: options.permissions,
-      cost: options.cost,
+      asks:
+        options.permissions === undefined && options.cost === undefined
+          ? undefined
+          : { permissions: options.permissions, cost: options.cost },
       logger: options.logger ?? console,
     },
   };
