@@ -68,6 +68,24 @@ describe("createVerifier against the real Keyport server", () => {
     expect(spent).toMatchObject({ valid: false, code: "USAGE_EXCEEDED", keyId: id });
   });
 
+  it("calls the fetch it is given, one request a verification", async () => {
+    const { key } = await keyport.createKey({ name: "own fetch" });
+    const seen: string[] = [];
+    const verifier = createVerifier({
+      baseUrl: keyport.baseUrl,
+      fetch: (input, init) => {
+        seen.push(`${init?.method} ${String(input)}`);
+        return fetch(input, init);
+      },
+    });
+    expect((await verifier.verify(key)).code).toBe("VALID");
+    expect((await verifier.verify(key)).code).toBe("VALID");
+    expect(seen).toEqual([
+      `POST ${keyport.baseUrl}/api-keys/verify`,
+      `POST ${keyport.baseUrl}/api-keys/verify`,
+    ]);
+  });
+
   it("keeps a base URL's path prefix and ignores a trailing slash", async () => {
     const { key } = await keyport.createKey({ name: "slash" });
     expect((await createVerifier({ baseUrl: `${keyport.baseUrl}/` }).verify(key)).code).toBe("VALID");
@@ -100,7 +118,7 @@ describe("createVerifier against the real Keyport server", () => {
   it("answers EXPIRED once the key's expiry passes", async () => {
     const { key } = await keyport.createKey({
       name: "expiring",
-      expiresAt: new Date(Date.now() + 1_500).toISOString(),
+      expiresAt: new Date(Date.now() + 2_500).toISOString(),
     });
     const verifier = createVerifier({ baseUrl: keyport.baseUrl });
     expect((await verifier.verify(key)).code).toBe("VALID");
