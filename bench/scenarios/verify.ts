@@ -14,9 +14,50 @@ const TARGETS = {
   "verify-rest": { kind: "ratio", min: 0.5, maxP99Ms: 10 },
   "verify-trpc": { kind: "ratio", min: 0.4 },
   "verify-recording": { kind: "ratio", min: 0.9 },
+  // Issue 12: a key with permissions and meta stays within 10 % of a plain key (same run).
+  "verify-policy": { kind: "ratio", min: 0.9 },
+  // Issue 12: a key with credits (each verification spends one in the database), beside a plain key.
+  "verify-credits": { kind: "report", label: "reported vs plain key" },
 } as const satisfies Record<string, Target>;
 type Name = keyof typeof TARGETS;
-const NAMES: readonly Name[] = ["verify-rest", "verify-trpc", "verify-recording"];
+const NAMES: readonly Name[] = [
+  "verify-rest",
+  "verify-trpc",
+  "verify-recording",
+  "verify-policy",
+  "verify-credits",
+];
+
+// DECISIONS, issue 12: the bench's policy key has 3 permissions and about 200 bytes of meta.
+const POLICY_KEY = {
+  name: "verify bench, policy",
+  permissions: ["prices:read", "chat:write", "usage:*"],
+  meta: {
+    customer: "cus_0123456789abcdef",
+    plan: "pro-annual",
+    region: "eu-west-1",
+    team: { id: "team_42", name: "Market data" },
+    features: ["prices", "chat", "usage-export"],
+    contact: "ops@example.com",
+  },
+};
+// A balance the measurement cannot exhaust (MAX_CREDITS), spent one credit a verification.
+const CREDITS_KEY = { name: "verify bench, credits", credits: { remaining: 1_000_000_000 } };
+
+/** Creates a key with the given create body; returns its secret. */
+async function createKeyWith(baseUrl: string, token: string, body: object): Promise<string> {
+  const response = await fetch(`${baseUrl}/api-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const created: unknown = await response.json();
+  const key = typeof created === "object" && created !== null ? Reflect.get(created, "key") : null;
+  if (response.status !== 201 || typeof key !== "string") {
+    throw new Error(`create key failed with ${response.status}`);
+  }
+  return key;
+}
 
 // The server setting that turns usage recording off, and where the server declares its settings.
 const RECORDING_OFF = { USAGE_RECORDING: "off" };
@@ -64,7 +105,10 @@ async function runOn(
   results: ScenarioResult[],
 ): Promise<void> {
   const wanted = NAMES.filter(
-    (name) => ctx.selected(name) && (withHttpBaseline || name === "verify-recording"),
+    (name) =>
+      ctx.selected(name) &&
+      (name === "verify-recording" ||
+        (name === "verify-credits" ? database.kind === "postgres" : withHttpBaseline)),
   );
   if (wanted.length === 0) return;
   const skip = (name: Name, note: string) => results.push(skipped(name, database.kind, TARGETS[name], note));
@@ -83,7 +127,8 @@ async function runOn(
     await expectValid({ ...rest, headers: { "content-type": "application/json" } });
 
     const contestants: Contestant[] = [];
-    if (withHttpBaseline && (wanted.includes("verify-rest") || wanted.includes("verify-trpc"))) {
+    const againstBare = wanted.includes("verify-rest") || wanted.includes("verify-trpc");
+    if (withHttpBaseline && againstBare) {
       const bare = await startBenchServer("bare-http", ctx.children);
       children.push(bare);
       contestants.push({
@@ -92,6 +137,26 @@ async function runOn(
       });
     }
     contestants.push({ key: "verify REST", spec: rest });
+    if (wanted.includes("verify-policy")) {
+      const policySecret = await createKeyWith(server.url, session.token, POLICY_KEY);
+      const policy: LoadSpec = {
+        url: `${server.url}/api-keys/verify`,
+        method: "POST",
+        body: JSON.stringify({ key: policySecret, permissions: ["chat:write"] }),
+      };
+      await expectValid({ ...policy, headers: { "content-type": "application/json" } });
+      contestants.push({ key: "verify REST, policy key", spec: policy });
+    }
+    if (wanted.includes("verify-credits")) {
+      const creditsSecret = await createKeyWith(server.url, session.token, CREDITS_KEY);
+      const credits: LoadSpec = {
+        url: `${server.url}/api-keys/verify`,
+        method: "POST",
+        body: JSON.stringify({ key: creditsSecret, cost: 1 }),
+      };
+      await expectValid({ ...credits, headers: { "content-type": "application/json" } });
+      contestants.push({ key: "verify REST, credits key", spec: credits });
+    }
     if (wanted.includes("verify-trpc")) {
       const trpc = await trpcVerifySpec(server.url, secret);
       if (trpc) contestants.push({ key: "verify tRPC", spec: trpc });
@@ -130,6 +195,29 @@ async function runOn(
     const restOn = summary("verify REST", "keyport REST POST /api-keys/verify");
     const trpc = summary("verify tRPC", "keyport tRPC keys.verify");
     const restOff = summary("verify REST, recording off", "same, USAGE_RECORDING=off");
+    const policy = summary(
+      "verify REST, policy key",
+      "REST verify, 3 permissions + 200 B meta, permissions: [1]",
+    );
+    const credits = summary("verify REST, credits key", "REST verify, key with credits, cost 1");
+    const plainKey = restOn && { ...restOn, name: "REST verify, plain key (same run)" };
+    for (const [name, measured] of [
+      ["verify-policy", policy],
+      ["verify-credits", credits],
+    ] as const) {
+      if (wanted.includes(name) && measured && plainKey) {
+        results.push(
+          judge({
+            name,
+            database: database.kind,
+            target: TARGETS[name],
+            scenario: measured,
+            baseline: plainKey,
+            rssMb: null,
+          }),
+        );
+      }
+    }
     const rss = await server.rssMb();
     if (wanted.includes("verify-rest") && restOn && bare) {
       results.push(
