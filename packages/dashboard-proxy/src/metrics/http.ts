@@ -1,4 +1,5 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Counter, type Registry } from "prom-client";
+import { createBatchedHistogram } from "./batched-histogram.js";
 
 /** Seconds; from a cached price (well under a millisecond) to a slow upstream. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -41,12 +42,10 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
       }
     },
   });
-  const duration = new Histogram({
+  const duration = createBatchedHistogram(registry, {
     name: "keyport_proxy_http_request_duration_seconds",
     help: "Time from receiving a request to its response head (a chat stream keeps flowing after), by method and route",
-    labelNames: ["method", "route"],
     buckets: BUCKETS,
-    registers: [registry],
   });
   new Counter({
     name: "keyport_proxy_http_server_errors_total",
@@ -70,7 +69,7 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
       series = {
         method,
         route,
-        duration: duration.labels(method, route),
+        duration: duration.series(method, route),
         statuses: new Map(),
         serverErrors: 0,
       };
