@@ -115,8 +115,13 @@ describe("every view: accessibility, a 390 px screen, no console errors, no fore
 
     // The data the other views show: three keys, one revoked, a week of usage, a verification now.
     await signIn(page);
-    const secret = await createKey(page, "production backend");
-    await createKey(page, "staging");
+    const secret = await createKey(page, "production backend", {
+      permissions: "prices:read, chat:*",
+      credits: "9500",
+      refill: "monthly",
+      refillTo: "10000",
+    });
+    await createKey(page, "staging", { permissions: "*" });
     await createKey(page, "nightly analytics job");
     const row = page.getByRole("row", { name: /nightly analytics job/ });
     await row.getByRole("button", { name: "Revoke", exact: true }).click();

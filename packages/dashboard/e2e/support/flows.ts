@@ -8,10 +8,22 @@ export async function signIn(page: Page): Promise<void> {
 }
 
 /** Creates a key through the "Create key" dialog; returns the secret it showed once. */
-export async function createKey(page: Page, name: string): Promise<string> {
+export async function createKey(
+  page: Page,
+  name: string,
+  policy: { permissions?: string; credits?: string; refill?: "daily" | "monthly"; refillTo?: string } = {},
+): Promise<string> {
   await page.getByRole("button", { name: "Create key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create key" });
   await dialog.getByRole("textbox", { name: "Name" }).fill(name);
+  if (policy.permissions !== undefined)
+    await dialog.getByRole("textbox", { name: "Permissions (optional)" }).fill(policy.permissions);
+  if (policy.credits !== undefined)
+    await dialog.getByRole("spinbutton", { name: "Remaining" }).fill(policy.credits);
+  if (policy.refill !== undefined)
+    await dialog.getByRole("combobox", { name: "Refill" }).selectOption(policy.refill);
+  if (policy.refillTo !== undefined)
+    await dialog.getByRole("spinbutton", { name: "Refill to" }).fill(policy.refillTo);
   await dialog.getByRole("button", { name: "Create" }).click();
   const reveal = page.getByRole("dialog", { name: "Your new key" });
   const secret = (await reveal.locator("code").textContent()) ?? "";

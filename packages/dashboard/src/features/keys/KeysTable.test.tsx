@@ -43,7 +43,7 @@ describe("KeysTable", () => {
     ]);
     const rows = screen.getAllByRole("row").slice(1);
     const [active, rolled, gone] = rows.map((row) => within(row));
-    expect(active?.getByRole("rowheader", { name: "ci" })).toBeTruthy();
+    expect(active?.getByRole("rowheader", { name: /^ci kp_/ })).toBeTruthy();
     expect(active?.getByText("kp_AbCd…")).toBeTruthy();
     expect(active?.getByText("100 / 60 s")).toBeTruthy();
     expect(active?.getByRole("button", { name: "Edit" })).toBeTruthy();
