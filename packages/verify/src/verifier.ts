@@ -86,17 +86,18 @@ export function createVerifier(options: VerifierOptions): Verifier {
         : JSON.stringify({ key, permissions: verifyOptions.permissions, cost: verifyOptions.cost });
     let response: Response;
     let text: string;
+    // A controller and a timer rather than AbortSignal.timeout(), which costs Node 20 some 40 µs a call
+    // (a few percent of a verification); the timer is cleared as soon as the body is in.
+    const controller = new AbortController();
+    const timer = setTimeout(abort, timeoutMs, controller);
     try {
       // The signal covers the body too: a server that sends headers and then stalls times out as well.
-      response = await fetchImpl(url, {
-        method: "POST",
-        headers: HEADERS,
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      response = await fetchImpl(url, { method: "POST", headers: HEADERS, body, signal: controller.signal });
       text = await response.text();
-    } catch (error) {
-      return unavailable(isTimeout(error) ? "timeout" : "network", null);
+    } catch {
+      return unavailable(controller.signal.aborted ? "timeout" : "network", null);
+    } finally {
+      clearTimeout(timer);
     }
     if (response.status >= 500) return unavailable("server_error", response.status);
     const parsed = parseJson(text);
@@ -120,9 +121,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isTimeout(error: unknown): boolean {
-  const name: unknown = typeof error === "object" && error !== null ? Reflect.get(error, "name") : undefined;
-  return name === "TimeoutError" || name === "AbortError";
+function abort(controller: AbortController): void {
+  controller.abort();
 }
 
 function describe(reason: UnavailableReason, status: number | null, timeoutMs: number): string {

@@ -43,7 +43,16 @@ describe("the main entry imports nothing Node-only", () => {
   it("verifies a key in a context holding only the web platform's globals (no process, Buffer or require)", async () => {
     const code = await bundleMainEntry("iife");
     // What Workers, Deno and browsers share; the context brings its own JSON, Promise, Error...
-    const context = createContext({ fetch, AbortSignal, Headers, Response, URL, console });
+    const context = createContext({
+      fetch,
+      AbortController,
+      setTimeout,
+      clearTimeout,
+      Headers,
+      Response,
+      URL,
+      console,
+    });
     runInContext(code, context);
     expect(runInContext("typeof process + typeof Buffer + typeof require", context)).toBe(
       "undefinedundefinedundefined",
