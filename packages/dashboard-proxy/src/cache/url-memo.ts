@@ -15,8 +15,8 @@ export function memoizeByUrl<T>(
 ): (event: H3Event) => T {
   const results = new Map<string, T>();
   return (event) => {
-    const url = event.url;
-    const key = url.pathname + url.search;
+    // Node's request target as it came (a string the parser made already); elsewhere the URL's parts.
+    const key = event.runtime?.node?.req.url ?? event.url.pathname + event.url.search;
     const known = results.get(key);
     if (known !== undefined) return known;
     const result = compute(event);

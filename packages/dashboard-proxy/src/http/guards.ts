@@ -4,6 +4,7 @@ import { errorResponse } from "./errors.js";
 import { checkOrigin, isCorsPath, type OriginVerdict, preflightHeaders } from "./origin.js";
 import type { RateLimiter, RateLimitVerdict } from "./rate-limit.js";
 import type { ClientIpReader } from "./request-ip.js";
+import "./request-context.js";
 
 /** What the guards need. */
 export interface GuardOptions {
@@ -16,13 +17,16 @@ export interface GuardOptions {
   chatPublic: boolean;
 }
 
-/** The request's origin verdict (also used to add CORS headers to the response). */
+/**
+ * The request's origin verdict (also used to add CORS headers to the response): the guards' own
+ * when they ran, else read from the request.
+ */
 export function originVerdict(
   event: H3Event,
   publicOrigin: string,
   allowed: ReadonlySet<string>,
 ): OriginVerdict {
-  return checkOrigin(event.req.headers.get("origin"), publicOrigin, allowed);
+  return event.context.originVerdict ?? checkOrigin(event.req.headers.get("origin"), publicOrigin, allowed);
 }
 
 /** Paths counted per client IP: the API the proxy pays for (CoinGecko, the agent) or passes on. */
@@ -38,7 +42,12 @@ function isLimitedPath(path: string): boolean {
  */
 export function createGuards(options: GuardOptions): Middleware {
   return (event, next) => {
-    const verdict = originVerdict(event, options.publicOrigin, options.allowedOrigins);
+    const verdict = checkOrigin(
+      event.req.headers.get("origin"),
+      options.publicOrigin,
+      options.allowedOrigins,
+    );
+    event.context.originVerdict = verdict;
     if (verdict.kind === "forbidden") {
       return errorResponse({ code: "FORBIDDEN", message: "This origin may not use the dashboard proxy" });
     }
