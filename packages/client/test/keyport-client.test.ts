@@ -100,6 +100,9 @@ describe("createKeyportClient against the real server", () => {
       wallet: null,
       expiresAt: null,
       ratelimit: null,
+      permissions: [],
+      credits: null,
+      meta: null,
     });
 
     // Every verification of the key counts once, under its outcome.
