@@ -111,9 +111,27 @@ describe("createKeyportClient against the real server", () => {
     // Counts reach the database on the server's flush interval.
     await expect.poll(async () => (await readUsage()).totals.requests).toBe(4);
     const usage = await readUsage();
-    expect(usage.totals).toEqual({ requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 });
+    expect(usage.totals).toEqual({
+      requests: 4,
+      valid: 2,
+      rateLimited: 1,
+      expired: 0,
+      revoked: 1,
+      insufficientPermissions: 0,
+      usageExceeded: 0,
+    });
     expect(usage.keys).toEqual([
-      { keyId: apiKey.id, name: "verified", requests: 4, valid: 2, rateLimited: 1, expired: 0, revoked: 1 },
+      {
+        keyId: apiKey.id,
+        name: "verified",
+        requests: 4,
+        valid: 2,
+        rateLimited: 1,
+        expired: 0,
+        revoked: 1,
+        insufficientPermissions: 0,
+        usageExceeded: 0,
+      },
     ]);
     expect(usage.granularity).toBe("hour");
     expect(usage.from).toBeInstanceOf(Date);
