@@ -24,10 +24,10 @@ console.log(JSON.stringify({
 
 /**
  * h3 alone: docs/backend.md's opening example as written (its Keyport URL pointed at the test's server,
- * without the `serve(app)` that would listen on a port), then requests through the app's own fetch.
+ * without the `serve(app, ...)` that would listen on a port), then requests through the app's own fetch.
  */
 export function h3Script(baseUrl: string, key: string, docsExample: string): string {
-  const example = docsExample.replace("http://localhost:3000", baseUrl).replace(/^serve\(app\);$/m, "");
+  const example = docsExample.replace("http://localhost:3000", baseUrl).replace(/^serve\(app.*\);$/m, "");
   return `${example}
 const ok = await app.fetch(new Request("http://backend/data", { headers: { authorization: "Bearer ${key}" } }));
 const missing = await app.fetch(new Request("http://backend/data"));
