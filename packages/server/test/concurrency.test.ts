@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody } from "./support/keys.js";
 import { createLoadClient, type LoadClient } from "./support/load.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
+import { request, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 import { AnswerTally, type CountsBody, usageKeys } from "./support/tally.js";
 
@@ -59,10 +58,7 @@ describeDatabases("verification under concurrency", (target) => {
 
   describe.runIf(TEST_REDIS_URL)("with REDIS_URL", () => {
     it("lets exactly 500 through across two apps sharing one Redis", async () => {
-      const redisEnv = {
-        REDIS_URL: TEST_REDIS_URL ?? "",
-        REDIS_KEY_PREFIX: `keyport:test:${randomBytes(6).toString("hex")}:`,
-      };
+      const redisEnv = sharedRedisEnv(TEST_REDIS_URL ?? "");
       const [a, b] = await Promise.all([
         startTestServer(target, redisEnv),
         startTestServer(target, redisEnv),

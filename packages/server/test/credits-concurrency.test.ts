@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, type VerificationBody, verifyOver } from "./support/keys.js";
-import { startTestServer, type TestServer } from "./support/server.js";
+import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -56,10 +55,7 @@ describeDatabases("credits under concurrency", (target) => {
     let ra: TestServer;
     let rb: TestServer;
     beforeAll(async () => {
-      const env = {
-        REDIS_URL: TEST_REDIS_URL ?? "",
-        REDIS_KEY_PREFIX: `keyport:test:${randomBytes(6).toString("hex")}:`,
-      };
+      const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
       [ra, rb] = await Promise.all([startTestServer(target, env), startTestServer(target, env)]);
     });
     afterAll(() => Promise.all([ra?.close(), rb?.close()]));

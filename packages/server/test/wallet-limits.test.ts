@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
+import { request, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -213,10 +212,7 @@ describeDatabases("wallet-wide limit", (target) => {
     let ra: TestServer;
     let rb: TestServer;
     beforeAll(async () => {
-      const env = {
-        REDIS_URL: TEST_REDIS_URL ?? "",
-        REDIS_KEY_PREFIX: `keyport:test:${randomBytes(6).toString("hex")}:`,
-      };
+      const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
       [ra, rb] = await Promise.all([startTestServer(target, env), startTestServer(target, env)]);
     });
     afterAll(() => Promise.all([ra?.close(), rb?.close()]));

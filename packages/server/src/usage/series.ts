@@ -82,7 +82,8 @@ const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
   USAGE_EXCEEDED: "usageExceeded",
 };
 
-function zero(): Counts {
+/** Counts of nothing: every outcome 0. */
+export function zeroCounts(): Counts {
   return {
     requests: 0,
     valid: 0,
@@ -116,18 +117,19 @@ export function buildUsage(input: {
   const size = BUCKET_MS[range.granularity];
   const series = Array.from({ length: range.buckets }, (_, i) => ({
     start: new Date(from + i * size),
-    ...zero(),
+    ...zeroCounts(),
   }));
-  const totals = zero();
+  const totals = zeroCounts();
   const keys = new Map<string, { keyId: string; name: string } & Counts>();
-  for (const key of input.include ?? []) keys.set(key.keyId, { keyId: key.keyId, name: key.name, ...zero() });
+  for (const key of input.include ?? [])
+    keys.set(key.keyId, { keyId: key.keyId, name: key.name, ...zeroCounts() });
 
   for (const row of rows) {
     const bucket = series[(bucketStart(row.start.getTime(), range.granularity) - from) / size];
     if (bucket === undefined) continue;
     let key = keys.get(row.keyId);
     if (key === undefined) {
-      key = { keyId: row.keyId, name: row.name, ...zero() };
+      key = { keyId: row.keyId, name: row.name, ...zeroCounts() };
       keys.set(row.keyId, key);
     }
     add(bucket, row.outcome, row.count);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type App, createApp } from "../../src/app.js";
 import { parseEnv } from "../../src/env.js";
 import type { DatabaseTarget } from "./databases.js";
@@ -49,4 +50,13 @@ export async function request(
     // not JSON: keep the text
   }
   return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/**
+ * Settings that put apps on one Redis under a namespace of their own (rate-limit windows and
+ * invalidations shared by those apps and no others).
+ * @example const env = sharedRedisEnv(TEST_REDIS_URL); await Promise.all([startTestServer(t, env), startTestServer(t, env)]);
+ */
+export function sharedRedisEnv(redisUrl: string): Record<string, string> {
+  return { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `keyport:test:${randomBytes(6).toString("hex")}:` };
 }
