@@ -221,7 +221,7 @@ describeDatabases("key policies", (target) => {
         credits: { remaining: 5 },
       });
       // A refused request spent no credit.
-      expect((await verifyOver(a.baseUrl, key)).credits).toEqual({ remaining: 5 });
+      expect((await verifyOver(a.baseUrl, key)).credits).toEqual({ remaining: 5, refillAt: null });
       clock.advance(61_000);
       expect((await verifyOver(a.baseUrl, key, { permissions: ["b"] })).code).toBe("EXPIRED");
       const { key: revokedKey, apiKey: revoked } = await create(policy);
@@ -266,7 +266,10 @@ describeDatabases("key policies", (target) => {
       const list = await request(a.baseUrl, "GET", `/api-keys/${session.wallet}`, { token: session.token });
       const listed = (list.body as { keys: KeyBody[] }).keys.find((k) => k.id === apiKey.id);
       expect(listed?.credits?.remaining).toBe(5);
-      expect(await verifyOver(b.baseUrl, key)).toMatchObject({ code: "VALID", credits: { remaining: 4 } });
+      const refilled = await verifyOver(b.baseUrl, key);
+      expect(refilled).toMatchObject({ code: "VALID", credits: { remaining: 4 } });
+      // The answer names the next refill: the UTC midnight after this one.
+      expect(refilled.credits?.refillAt).toBe(new Date(nextDay + DAY_MS).toISOString());
       expect(await verifyOver(a.baseUrl, key, { cost: 4 })).toMatchObject({ credits: { remaining: 0 } });
       expect((await verifyOver(a.baseUrl, key)).code).toBe("USAGE_EXCEEDED");
     });

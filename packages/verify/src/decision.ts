@@ -94,13 +94,16 @@ export async function decide(
   }
   const headers: Header[] = [NO_STORE];
   if (result.ratelimit) headers.push(...rateLimitHeaders(result.ratelimit, result.code === "RATE_LIMITED"));
+  // Out of credits: a retry makes sense at the next refill, when the key has one.
+  const refillAt = result.code === "USAGE_EXCEEDED" ? result.credits?.refillAt : null;
+  if (refillAt) headers.push(["retry-after", String(secondsUntil(refillAt))]);
   if (REFUSALS[result.code].code === "UNAUTHORIZED") headers.push(CHALLENGE);
   return refuse(REFUSALS[result.code], headers);
 }
 
 /** RateLimit-Limit, -Remaining and -Reset (seconds until the binding window ends); Retry-After when refused by it. */
 function rateLimitHeaders(window: VerificationRateLimit, retry = false): Header[] {
-  const reset = Math.max(0, Math.ceil((Date.parse(window.resetAt) - Date.now()) / 1000));
+  const reset = secondsUntil(window.resetAt);
   const headers: Header[] = [
     ["ratelimit-limit", String(window.limit)],
     ["ratelimit-remaining", String(window.remaining)],
@@ -108,6 +111,11 @@ function rateLimitHeaders(window: VerificationRateLimit, retry = false): Header[
   ];
   if (retry) headers.push(["retry-after", String(reset)]);
   return headers;
+}
+
+/** Whole seconds from now until an ISO-8601 time, rounded up, never below 0. */
+function secondsUntil(iso: string): number {
+  return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
 }
 
 // Keyport refused the request itself: a key longer than any key is simply not a key (401); anything else

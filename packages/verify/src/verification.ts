@@ -85,7 +85,10 @@ export function isVerification(body: unknown): body is Verification {
     isStringOrNull(field("expiresAt")) &&
     (ratelimit === null || isRateLimit(ratelimit)) &&
     Array.isArray(field("permissions")) &&
-    (credits === null || (isObject(credits) && typeof Reflect.get(credits, "remaining") === "number")) &&
+    (credits === null ||
+      (isObject(credits) &&
+        typeof Reflect.get(credits, "remaining") === "number" &&
+        isStringOrNull(Reflect.get(credits, "refillAt")))) &&
     (meta === null || isObject(meta))
   );
 }

@@ -166,6 +166,20 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(refused.headers.get("ratelimit-limit")).toBeNull();
   });
 
+  it("answers 429 with Retry-After until the next refill once a daily-refilled key's credits are spent", async () => {
+    const metered = await start({});
+    const { key } = await keyport.createKey({
+      name: "refilled daily",
+      credits: { remaining: 1, refill: { interval: "daily", amount: 10 } },
+    });
+    expect((await get(metered, bearer(key))).status).toBe(200);
+    const refused = await get(metered, bearer(key));
+    expect(refused.status).toBe(429);
+    const untilMidnight = Math.ceil((Math.ceil(Date.now() / 86_400_000) * 86_400_000 - Date.now()) / 1000);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(Math.abs(retryAfter - untilMidnight)).toBeLessThanOrEqual(2);
+  });
+
   it("answers 500 and logs Keyport's issues (never the key) when its own options are out of range", async () => {
     const misconfigured = await start({ cost: 5_000 });
     const { key } = await keyport.createKey({ name: "misconfigured" });

@@ -47,9 +47,17 @@ export const verification = z
       .array(z.string())
       .meta({ description: "The key's permissions ([] for NOT_FOUND and for a key without any)" }),
     credits: z
-      .object({ remaining: z.number().int() })
+      .object({
+        remaining: z.number().int(),
+        refillAt: timestamp.nullable().meta({
+          description: "When the balance is next set to its refill amount (a UTC day or month start); null without a refill",
+        }),
+      })
       .nullable()
-      .meta({ description: "The key's balance after this verification; null when the key has no credits" }),
+      .meta({
+        description:
+          "The key's balance after this verification; null when the key has no credits, or the checks stopped before credits (REVOKED, EXPIRED, INSUFFICIENT_PERMISSIONS)",
+      }),
     meta: meta.nullable().meta({ description: "The key's meta; null when it has none" }),
   })
   .meta({ id: "Verification" });

@@ -7,6 +7,8 @@ export interface CreditsResult {
   ok: boolean;
   /** The balance after the spend, or now when nothing was spent; 0 when the balance is gone. */
   remaining: number;
+  /** When the next refill sets the balance again (the next UTC day or month start); null without a refill rule. */
+  refillAt: Date | null;
 }
 
 /** The credit balances verification spends: exact, in the database (never cached, never Redis). */
@@ -29,6 +31,14 @@ export function utcMonthStart(ms: number): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
 }
 
+/** Start of the refill period after the one holding `ms`: the next UTC day or month. */
+export function nextRefill(interval: CreditsRefill["interval"], ms: number): Date {
+  const d = new Date(ms);
+  return interval === "daily"
+    ? new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1))
+    : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+
 /** Start of the refill period holding `ms`: the UTC day or month. */
 export function refillPeriodStart(interval: CreditsRefill["interval"], ms: number): Date {
   return interval === "daily" ? utcDayStart(ms) : utcMonthStart(ms);
@@ -42,13 +52,16 @@ const PERIOD = `(case refill_interval when 'daily' then $2::timestamptz else $3:
 const DUE = `(refill_interval is not null and refilled_at < ${PERIOD})`;
 const BALANCE = `(case when ${DUE} then refill_amount else remaining end)`;
 
-const SPEND = `update key_credits set remaining = ${BALANCE} - $4::int, refilled_at = case when ${DUE} then ${PERIOD} else refilled_at end where id = $1 and ${BALANCE} >= $4::int returning remaining`;
-const READ = `select ${BALANCE} as remaining from key_credits where id = $1`;
+const SPEND = `update key_credits set remaining = ${BALANCE} - $4::int, refilled_at = case when ${DUE} then ${PERIOD} else refilled_at end where id = $1 and ${BALANCE} >= $4::int returning remaining, refill_interval`;
+const READ = `select ${BALANCE} as remaining, refill_interval from key_credits where id = $1`;
 
-function remainingOf(rows: unknown[]): number | null {
+/** The balance and refill time a SPEND or READ row says, or null when there is no row. */
+function balanceOf(rows: unknown[], atMs: number): { remaining: number; refillAt: Date | null } | null {
   const row = rows[0];
   if (typeof row !== "object" || row === null || !("remaining" in row)) return null;
-  return Number(row.remaining);
+  const interval = "refill_interval" in row ? row.refill_interval : null;
+  const refillAt = interval === "daily" || interval === "monthly" ? nextRefill(interval, atMs) : null;
+  return { remaining: Number(row.remaining), refillAt };
 }
 
 /**
@@ -63,16 +76,17 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
   }
   const store: CreditsStore = {
     async read(creditsId, cost, atMs) {
-      const remaining = remainingOf(await query(READ, params(creditsId, atMs))) ?? 0;
-      return { ok: remaining >= cost, remaining };
+      const balance = balanceOf(await query(READ, params(creditsId, atMs)), atMs);
+      if (balance === null) return { ok: cost === 0, remaining: 0, refillAt: null };
+      return { ok: balance.remaining >= cost, ...balance };
     },
     async spend(creditsId, cost, atMs) {
       // Spending nothing needs no row lock: a read answers the same.
       if (cost === 0) return store.read(creditsId, cost, atMs);
-      const spent = remainingOf(await query(SPEND, [...params(creditsId, atMs), String(cost)]));
-      if (spent !== null) return { ok: true, remaining: spent };
-      const { remaining } = await store.read(creditsId, cost, atMs);
-      return { ok: false, remaining };
+      const spent = balanceOf(await query(SPEND, [...params(creditsId, atMs), String(cost)]), atMs);
+      if (spent !== null) return { ok: true, ...spent };
+      const { remaining, refillAt } = await store.read(creditsId, cost, atMs);
+      return { ok: false, remaining, refillAt };
     },
   };
   return store;

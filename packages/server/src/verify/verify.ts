@@ -5,7 +5,7 @@ import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
-import type { CreditsStore } from "./credits.js";
+import type { CreditsResult, CreditsStore } from "./credits.js";
 import type { KeyRecord } from "./record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
@@ -142,7 +142,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     code: UsageOutcome,
     atMs: number,
     limit: RateLimitResult | null,
-    remaining: number | null,
+    balance: CreditsResult | null,
     deadline: Deadline,
   ): Verification {
     // Past its deadline the caller has been answered 503: this verification must not count.
@@ -158,7 +158,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       ratelimit:
         limit === null ? null : { limit: limit.limit, remaining: limit.remaining, resetAt: limit.resetAt },
       permissions: record.permissions,
-      credits: remaining === null ? null : { remaining },
+      credits: balance === null ? null : { remaining: balance.remaining, refillAt: balance.refillAt },
       meta: record.meta,
     };
   }
@@ -270,17 +270,17 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
               balance.ok ? "RATE_LIMITED" : "USAGE_EXCEEDED",
               atMs,
               verdict.window,
-              balance.remaining,
+              balance,
               deadline,
             ),
           failed,
         );
     }
     return credits.spend(creditsId, cost, atMs).then(async (balance) => {
-      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance.remaining, deadline);
+      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline);
       // Too few credits: the windows get back what this request took.
       await verdict.giveBack?.();
-      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance.remaining, deadline);
+      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline);
     }, failed);
   }
 
