@@ -50,7 +50,10 @@ describe("Keyport client types", () => {
       | "RATE_LIMITED"
     >();
     expectTypeOf<Verification["permissions"]>().toEqualTypeOf<string[]>();
-    expectTypeOf<Verification["credits"]>().toEqualTypeOf<{ remaining: number; refillAt: Date | null } | null>();
+    expectTypeOf<Verification["credits"]>().toEqualTypeOf<{
+      remaining: number;
+      refillAt: Date | null;
+    } | null>();
     expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Verification["ratelimit"]>().toEqualTypeOf<{
       limit: number;

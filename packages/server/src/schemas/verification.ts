@@ -50,7 +50,8 @@ export const verification = z
       .object({
         remaining: z.number().int(),
         refillAt: timestamp.nullable().meta({
-          description: "When the balance is next set to its refill amount (a UTC day or month start); null without a refill",
+          description:
+            "When the balance is next set to its refill amount (a UTC day or month start); null without a refill",
         }),
       })
       .nullable()
