@@ -1,0 +1,136 @@
+import { connect, createServer, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, createApp } from "../../src/app.js";
+import { createDatabase, type Database } from "../../src/db/database.js";
+import { parseEnv } from "../../src/env.js";
+import { createPostgresTestDatabase, TEST_DATABASE_URL } from "../support/databases.js";
+import { request } from "../support/server.js";
+import { signIn } from "../support/siwe.js";
+
+// Every answer from PostgreSQL is held this long, so statements the client sends together reach the
+// server before any answer comes back, and each time the client waits for an answer is one turn.
+const ANSWER_DELAY_MS = 150;
+
+interface Proxy {
+  url: string;
+  /** Times the client sent data after an answer had arrived: its round trips. */
+  turns(): number;
+  /** Destroys every open connection. */
+  cut(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy in front of PostgreSQL that delays answers and counts round trips. */
+async function startProxy(target: URL): Promise<Proxy> {
+  let turns = 0;
+  let answered = true;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on("data", (chunk) => {
+      if (answered) turns++;
+      answered = false;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => {
+      setTimeout(() => {
+        answered = true;
+        if (!client.destroyed) client.write(chunk);
+      }, ANSWER_DELAY_MS);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("proxy has no port");
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String(address.port);
+  const cut = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: url.toString(),
+    turns: () => turns,
+    cut,
+    close: () => {
+      cut();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe.runIf(TEST_DATABASE_URL)("key creation on PostgreSQL, through a delaying proxy", () => {
+  let drop: () => Promise<void>;
+  let proxy: Proxy;
+  let database: Database;
+  let app: App;
+  let baseUrl: string;
+  let session: { token: string; wallet: string };
+
+  beforeAll(async () => {
+    const created = await createPostgresTestDatabase(TEST_DATABASE_URL ?? "");
+    drop = created.drop;
+    proxy = await startProxy(new URL(created.url));
+    database = await createDatabase(proxy.url, "");
+    app = await createApp(
+      parseEnv({ DATABASE_URL: proxy.url, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off" }),
+      { database },
+    );
+    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
+    session = await signIn(baseUrl);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await proxy?.close();
+    await drop?.();
+  });
+
+  const create = (body: object) => request(baseUrl, "POST", "/api-keys", { token: session.token, body });
+
+  /** The fewest round trips one create took, over a few (other work of the server may add to one). */
+  async function fewestTurns(body: object): Promise<number> {
+    expect((await create(body)).status).toBe(201); // warm: connection open, statements prepared
+    const counts: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const before = proxy.turns();
+      expect((await create(body)).status).toBe(201);
+      counts.push(proxy.turns() - before);
+    }
+    return Math.min(...counts);
+  }
+
+  it("waits on the database twice per create: the session lookup, then BEGIN, lock, insert and COMMIT together", async () => {
+    expect(await fewestTurns({ name: "plain" })).toBe(2);
+    expect(await fewestTurns({ name: "metered", credits: { remaining: 5 }, meta: { a: 1 } })).toBe(2);
+  });
+
+  it("answers 503 when the connection drops mid-create, and keeps creating afterwards (no connection lost to the pool)", async () => {
+    // More failed creates than the pool has connections (10): a connection kept back after a failure
+    // would leave later creates waiting for one.
+    let failed = 0;
+    for (let attempt = 0; attempt < 40 && failed < 12; attempt++) {
+      // Reconnected after the last cut, so the turns below are the lookup's and the create's.
+      expect((await create({ name: `warm ${attempt}` })).status).toBe(201);
+      const before = proxy.turns();
+      const pending = create({ name: `cut ${attempt}` });
+      // The session lookup answered and the create's flight is out, its answers held by the proxy.
+      await expect.poll(() => proxy.turns() - before).toBeGreaterThanOrEqual(2);
+      proxy.cut();
+      const { status } = await pending;
+      expect([201, 503]).toContain(status);
+      if (status === 503) failed++;
+    }
+    expect(failed).toBe(12);
+    for (let i = 0; i < 12; i++) expect((await create({ name: `after ${i}` })).status).toBe(201);
+  });
+});
