@@ -8,7 +8,8 @@ import { startBenchServer, startKeyport } from "../lib/servers.js";
 import type { ScenarioContext, ScenarioModule } from "./types.js";
 
 const LIST: Target = { kind: "ratio", min: 0.5 };
-const CREATE: Target = { kind: "ratio", min: 0.4 };
+// DECISIONS (issue 12): at least 0.3x a bare INSERT; 0.4x remains the aim.
+const CREATE: Target = { kind: "ratio", min: 0.3 };
 const LISTED_KEYS = 20;
 // Creates rotate over this many wallets so no one wallet's advisory lock serialises the load and
 // each wallet's active-key count stays in the low hundreds; the cap is raised to let them.
