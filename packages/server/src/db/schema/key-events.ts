@@ -20,8 +20,9 @@ export const keyEvents = pgTable(
   },
   (table) => [
     index("key_events_wallet_id_idx").on(table.wallet, sql`${table.id} desc`),
-    // The retention sweep deletes the oldest events (EVENTS_RETENTION_DAYS).
-    index("key_events_at_idx").on(table.at),
+    // The retention sweep deletes the oldest events (EVENTS_RETENTION_DAYS). Events arrive in time
+    // order, so a BRIN index finds them at a fraction of a btree's size and upkeep on every insert.
+    index("key_events_at_idx").using("brin", table.at),
     check(
       "key_events_action_check",
       sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'session.created', 'session.ended')`,
