@@ -81,16 +81,18 @@ const NOT_FOUND: Verification = Object.freeze({
   meta: null,
 });
 
-/** The rate limits' verdict on one request, with the way to give it back if a later step refuses. */
+/**
+ * The rate limits' verdict on one request. What an allowed request took is known from the key's
+ * record (its own window if it has a limit, its wallet's if that has one), so giving it back needs
+ * nothing more.
+ */
 interface LimitsVerdict {
   allowed: boolean;
   /** The binding window (the one that refused, else the one with fewer left); null: no limit. */
   window: RateLimitResult | null;
-  /** Returns what the allowed windows took (undefined: nothing to give back, or done at once). */
-  giveBack: (() => void | Promise<void>) | null;
 }
 
-const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null, giveBack: null });
+const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null });
 
 type Deadline = { readonly aborted: boolean } | undefined;
 
@@ -191,13 +193,12 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     key: RateLimitResult | null,
     atMs: number,
   ): LimitsVerdict | Promise<LimitsVerdict> {
-    if (key !== null && !key.allowed) return { allowed: false, window: key, giveBack: null };
-    const giveBackKey = key === null ? null : () => refundKey(record, atMs);
+    if (key !== null && !key.allowed) return { allowed: false, window: key };
     const rule = record.walletRateLimit;
-    if (rule === null) return { allowed: true, window: key, giveBack: giveBackKey };
+    if (rule === null) return { allowed: true, window: key };
     const result = rateLimiter.consume(walletWindowId(record.wallet), rule.limit, rule.windowSeconds, atMs);
-    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs, giveBackKey));
-    return afterWallet(record, key, result, atMs, giveBackKey);
+    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs));
+    return afterWallet(record, key, result, atMs);
   }
 
   function afterWallet(
@@ -205,15 +206,14 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     key: RateLimitResult | null,
     wallet: RateLimitResult,
     atMs: number,
-    giveBackKey: (() => void | Promise<void>) | null,
   ): LimitsVerdict | Promise<LimitsVerdict> {
     if (wallet.allowed) {
       const window = key !== null && key.remaining < wallet.remaining ? key : wallet;
-      return { allowed: true, window, giveBack: () => refundBoth(record, atMs) };
+      return { allowed: true, window };
     }
     // The wallet refused: the key's window gets back what this request took from it.
-    const given = giveBackKey?.();
-    const refused: LimitsVerdict = { allowed: false, window: wallet, giveBack: null };
+    const given = refundKey(record, atMs);
+    const refused: LimitsVerdict = { allowed: false, window: wallet };
     return given === undefined ? refused : given.then(() => refused);
   }
 
@@ -279,7 +279,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     return credits.spend(creditsId, cost, atMs).then(async (balance) => {
       if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline);
       // Too few credits: the windows get back what this request took.
-      await verdict.giveBack?.();
+      await refundBoth(record, atMs);
       return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline);
     }, failed);
   }
