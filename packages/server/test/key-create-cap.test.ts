@@ -10,6 +10,7 @@ import { signIn } from "./support/siwe.js";
 
 const CAP = 7;
 const CREATES = 40;
+const FREED = 3;
 
 interface Created {
   apiKey: { id: string };
@@ -30,6 +31,13 @@ async function createConcurrently(baseUrls: string[], token: string) {
     answer.status === 201 ? [(answer.body as Created).apiKey.id] : [],
   );
   return { statuses, ids };
+}
+
+/** Revokes the first `count` of `ids`. */
+async function revokeSome(baseUrl: string, token: string, ids: string[], count: number): Promise<void> {
+  for (const id of ids.slice(0, count)) {
+    expect((await request(baseUrl, "DELETE", `/api-keys/${id}`, { token })).status).toBe(200);
+  }
 }
 
 /** What the database holds for the wallet: its keys, their key.created events, the balances of `ids`. */
@@ -73,6 +81,17 @@ describeDatabases("key creation at the cap", (target) => {
     const referenced = new Set(created.map((key) => key.creditsId));
     expect(all.filter((balance) => !referenced.has(balance.id))).toEqual([]);
     expect(held.balances.length).toBeGreaterThan(0);
+  });
+
+  it("lets exactly the freed room in when revocations left the wallet's bound at the cap", async () => {
+    const owner = await signIn(server.baseUrl);
+    const first = await createConcurrently([server.baseUrl], owner.token);
+    await revokeSome(server.baseUrl, owner.token, first.ids, FREED);
+    const { statuses, ids } = await createConcurrently([server.baseUrl], owner.token);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(FREED);
+    const held = await stored(target, owner.wallet, ids);
+    expect(held.keys).toHaveLength(CAP + FREED);
+    expect(held.events).toHaveLength(CAP + FREED);
   });
 
   it("answers a create with the key exactly as it is stored and listed", async () => {
@@ -120,6 +139,12 @@ describeDatabases("key creation at the cap", (target) => {
         const held = await stored(target, owner.wallet, ids);
         expect(held.keys).toEqual([...ids].sort());
         expect(held.events).toEqual([...ids].sort());
+        // Revocations leave the wallet's bound at the cap, so every create now counts exactly, under the
+        // lock on the wallet's row: still exactly the room, over both instances.
+        await revokeSome(server.baseUrl, owner.token, ids, FREED);
+        const again = await createConcurrently([server.baseUrl, `http://127.0.0.1:${port}`], owner.token);
+        expect(again.statuses.filter((status) => status === 201)).toHaveLength(FREED);
+        expect((await stored(target, owner.wallet, [])).keys).toHaveLength(CAP + FREED);
       } finally {
         await other.close();
         await database.close();

@@ -1,14 +1,9 @@
-import { and, eq, fillPlaceholders, type SQL, sql } from "drizzle-orm";
+import { and, eq, fillPlaceholders, getTableName, type Query, type SQL, sql } from "drizzle-orm";
 import { PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import type { Driver } from "../db/database.js";
-import { apiKeys, keyCredits, keyEvents } from "../db/schema/index.js";
+import { apiKeys, keyCredits, keyEvents, walletActiveKeys } from "../db/schema/index.js";
 import { statusCondition } from "./status-condition.js";
-
-/** The advisory-lock key of a wallet: everything that adds to its active keys takes this lock. */
-export function walletLockKey(wallet: string): string {
-  return `keyport:wallet:${wallet}`;
-}
 
 /** The values of one create, as the statement's placeholders take them (timestamps as ISO text). */
 export interface InsertUnderCapValues {
@@ -51,54 +46,83 @@ function insertInto(table: PgTable, columns: ReadonlyArray<{ name: string }>, se
   return sql`insert into ${table} (${columnList(columns)}) ${select}`;
 }
 
+function creditsInsert(from: string): SQL {
+  return insertInto(
+    keyCredits,
+    [
+      keyCredits.id,
+      keyCredits.remaining,
+      keyCredits.refillInterval,
+      keyCredits.refillAmount,
+      keyCredits.refilledAt,
+    ],
+    sql`select ${p("creditsId")}::text, ${p("remaining")}::int, ${p("refillInterval")}::text, ${p("refillAmount")}::int, ${p("refilledAt")}::timestamptz from ${sql.identifier(from)} where ${p("creditsId")}::text is not null`,
+  );
+}
+
+function keyInsert(from: string): SQL {
+  return insertInto(
+    apiKeys,
+    [
+      apiKeys.id,
+      apiKeys.wallet,
+      apiKeys.name,
+      apiKeys.hash,
+      apiKeys.start,
+      apiKeys.createdAt,
+      apiKeys.expiresAt,
+      apiKeys.rateLimitLimit,
+      apiKeys.rateLimitWindowSeconds,
+      apiKeys.permissions,
+      apiKeys.meta,
+      apiKeys.creditsId,
+    ],
+    // The permissions arrive as a JSON array: the two drivers encode array parameters differently.
+    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text from ${sql.identifier(from)}`,
+  );
+}
+
+/** The balance (when the key has one), the key and its `key.created` event, once `gate` has a row. */
+function inserts(gate: string): SQL {
+  return sql`c as (${creditsInsert(gate)}), k as (${keyInsert(gate)} returning 1), e as (${insertInto(
+    keyEvents,
+    [keyEvents.wallet, keyEvents.keyId, keyEvents.action, keyEvents.at, keyEvents.changes],
+    sql`select ${p("wallet")}::text, ${p("id")}::text, 'key.created', ${p("now")}::timestamptz, ${p("changes")}::jsonb from k`,
+  )})`;
+}
+
+const atMost = sql.identifier(walletActiveKeys.atMost.name);
+
 /**
- * One statement: the wallet's active keys are counted once, and only while they are fewer than the
- * cap do the key's credit balance (when it has one), the key and its `key.created` event go in. All
- * CTEs share one snapshot, so the three inserts happen together or not at all; the key's foreign
- * key to its balance is checked at the end of the statement, once both rows exist. Returns one row
- * when the key went in, none at the cap. Casts: a bare parameter in a select list has no type
- * PostgreSQL could infer.
+ * The usual create, one statement: the wallet's bound goes up by one while it is below the cap
+ * (a wallet's first key inserts its row), and only then do the balance, the key and its event go
+ * in. `INSERT ... ON CONFLICT DO UPDATE` locks the wallet's row and judges the `WHERE` on its newest
+ * version, also when a concurrent create committed after this statement's snapshot was taken, so
+ * concurrent creates serialise on the row and cannot overshoot. All CTEs share one snapshot and
+ * commit together; the key's foreign key to its balance is checked at the end of the statement.
+ * Returns one row when the key went in, none when the bound is at the cap (the row stays as it was).
+ * Casts: a bare parameter in a select list has no type PostgreSQL could infer.
  */
-const statement = sql`with ok as (select 1 where (select count(*) from ${apiKeys} where ${and(
+const boundedStatement = sql`with w as (insert into ${walletActiveKeys} (${columnList([
+  walletActiveKeys.wallet,
+  walletActiveKeys.atMost,
+])}) values (${p("wallet")}::text, 1) on conflict (${sql.identifier(walletActiveKeys.wallet.name)}) do update set ${atMost} = ${walletActiveKeys.atMost} + 1 where ${walletActiveKeys.atMost} < ${p("maxActiveKeys")}::int returning 1), ${inserts("w")} select 1 as inserted from k`;
+
+/**
+ * The create when the bound has reached the cap: the wallet's active keys are counted exactly, the
+ * key goes in while they are fewer than the cap, and the bound becomes that count (plus the new
+ * key). Run after the wallet's row is locked (on PostgreSQL) so the count sees every committed key.
+ */
+const countedStatement = sql`with n as (select count(*)::int as active from ${apiKeys} where ${and(
   eq(apiKeys.wallet, p("wallet")),
   statusCondition("active", p("now")),
-)}) < ${p("maxActiveKeys")}::int), c as (${insertInto(
-  keyCredits,
-  [
-    keyCredits.id,
-    keyCredits.remaining,
-    keyCredits.refillInterval,
-    keyCredits.refillAmount,
-    keyCredits.refilledAt,
-  ],
-  sql`select ${p("creditsId")}::text, ${p("remaining")}::int, ${p("refillInterval")}::text, ${p("refillAmount")}::int, ${p("refilledAt")}::timestamptz from ok where ${p("creditsId")}::text is not null`,
-)}), k as (${insertInto(
-  apiKeys,
-  [
-    apiKeys.id,
-    apiKeys.wallet,
-    apiKeys.name,
-    apiKeys.hash,
-    apiKeys.start,
-    apiKeys.createdAt,
-    apiKeys.expiresAt,
-    apiKeys.rateLimitLimit,
-    apiKeys.rateLimitWindowSeconds,
-    apiKeys.permissions,
-    apiKeys.meta,
-    apiKeys.creditsId,
-  ],
-  // The permissions arrive as a JSON array: the two drivers encode array parameters differently.
-  sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text from ok`,
-)} returning 1), e as (${insertInto(
-  keyEvents,
-  [keyEvents.wallet, keyEvents.keyId, keyEvents.action, keyEvents.at, keyEvents.changes],
-  sql`select ${p("wallet")}::text, ${p("id")}::text, 'key.created', ${p("now")}::timestamptz, ${p("changes")}::jsonb from k`,
-)}) select 1 as inserted from k`;
+)}), ok as (select 1 from n where active < ${p("maxActiveKeys")}::int), ${inserts("ok")}, u as (update ${walletActiveKeys} set ${atMost} = (select active from n) + (select count(*)::int from k) where ${walletActiveKeys.wallet} = ${p("wallet")}::text) select 1 as inserted from k`;
 
-const query = new PgDialect().sqlToQuery(statement);
+const dialect = new PgDialect();
+const bounded = dialect.sqlToQuery(boundedStatement);
+const counted = dialect.sqlToQuery(countedStatement);
 
-function parameters(values: InsertUnderCapValues): Array<string | number | null> {
+function parameters(query: Query, values: InsertUnderCapValues): Array<string | number | null> {
   const filled = fillPlaceholders(query.params, {
     ...values,
     creditsId: values.credits === null ? null : values.id,
@@ -113,31 +137,38 @@ function parameters(values: InsertUnderCapValues): Array<string | number | null>
   });
 }
 
-const LOCK = "select pg_advisory_xact_lock(hashtext($1))";
+const LOCK_WALLET = `select 1 from "${getTableName(walletActiveKeys)}" where "${walletActiveKeys.wallet.name}" = $1 for update`;
 
 /**
  * Inserts the key (with its balance and event) unless the wallet is at the cap; true when it went in.
  *
- * - PostgreSQL: `BEGIN`, the wallet's advisory lock, the statement and `COMMIT` leave together on
- *   one reserved connection (pipelined: one round trip). PostgreSQL runs them in order, and under
- *   READ COMMITTED the statement's snapshot, and so its count, is taken once the lock is held, so
- *   concurrent creates (and rolls, and re-activating updates, which count under the same lock)
- *   cannot overshoot the cap. If a statement fails, the ones after it fail too and `COMMIT` rolls
- *   back. The lock cannot go into the statement itself: its snapshot would predate the lock.
- * - PGlite: the statement alone. PGlite is one backend that runs one statement or transaction at a
- *   time, so nothing can commit between the count and the insert.
+ * The usual create is the bounded statement alone: one statement on a pooled connection, so one
+ * round trip that shares its writes with other requests' statements. Only when the wallet's bound
+ * has reached the cap (a wallet at the cap, or one whose keys expired or were revoked since the
+ * bound was last counted) does the counted statement run:
+ * - PostgreSQL: `BEGIN`, the lock on the wallet's row, the counted statement and `COMMIT` leave
+ *   together on one reserved connection (pipelined: one more round trip). Under READ COMMITTED the
+ *   counted statement's snapshot is taken once the lock is held, so it counts every key committed
+ *   by a create, roll or update that held the lock before. If a statement fails, the ones after it
+ *   fail too and `COMMIT` rolls back. The lock cannot go into the statement: its snapshot would
+ *   predate the lock.
+ * - PGlite: the counted statement alone. PGlite is one backend that runs one statement at a time,
+ *   so nothing can commit between its count and its insert.
  */
 export async function insertUnderCap(driver: Driver, values: InsertUnderCapValues): Promise<boolean> {
-  const params = parameters(values);
   if (driver.kind === "pglite") {
-    const result = await driver.client.query(query.sql, params);
-    return result.rows.length > 0;
+    const first = await driver.client.query(bounded.sql, parameters(bounded, values));
+    if (first.rows.length > 0) return true;
+    const second = await driver.client.query(counted.sql, parameters(counted, values));
+    return second.rows.length > 0;
   }
+  const first = await driver.client.unsafe(bounded.sql, parameters(bounded, values), { prepare: true });
+  if (first.length > 0) return true;
   const connection = await driver.client.reserve();
   const sent = [
     connection.unsafe("begin"),
-    connection.unsafe(LOCK, [walletLockKey(values.wallet)], { prepare: true }),
-    connection.unsafe(query.sql, params, { prepare: true }),
+    connection.unsafe(LOCK_WALLET, [values.wallet], { prepare: true }),
+    connection.unsafe(counted.sql, parameters(counted, values), { prepare: true }),
     connection.unsafe("commit"),
   ];
   const settled = await Promise.allSettled(sent);

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db, Driver } from "../db/database.js";
-import { type ApiKeyRow, apiKeys, type KeyCreditsRow } from "../db/schema/index.js";
+import { type ApiKeyRow, apiKeys, type KeyCreditsRow, walletActiveKeys } from "../db/schema/index.js";
 import {
   keyCreatedChanges,
   keyRevokedChanges,
@@ -15,7 +15,7 @@ import { creditsValues, loadCredits, upsertCredits } from "./credits.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
-import { insertUnderCap, walletLockKey } from "./insert-under-cap.js";
+import { insertUnderCap } from "./insert-under-cap.js";
 import { newKey } from "./secret.js";
 import { notRevoked, type StatusFilter, statusCondition } from "./status-condition.js";
 
@@ -50,17 +50,24 @@ export interface CreateKeyParams {
   now: Date;
 }
 
-/** The SQL of a wallet's advisory lock, held until the transaction ends. */
-function walletLockSql(wallet: string): SQL {
-  return sql`select pg_advisory_xact_lock(hashtext(${walletLockKey(wallet)}))`;
-}
-
 /**
- * Takes the wallet's advisory lock until the transaction ends. Everything that adds to a wallet's
- * active keys (create, a roll with grace) counts them under it, so concurrent ones cannot overshoot.
+ * Locks the wallet's row of `wallet_active_keys` until the transaction ends (inserting it when the
+ * wallet has none yet). Everything that adds to a wallet's active keys (create, a roll with grace,
+ * re-activating an expired key) does so under this lock, so concurrent ones cannot overshoot.
  */
 async function lockWallet(tx: Tx, wallet: string): Promise<void> {
-  await tx.execute(walletLockSql(wallet));
+  await tx
+    .insert(walletActiveKeys)
+    .values({ wallet, atMost: 0 })
+    .onConflictDoUpdate({
+      target: walletActiveKeys.wallet,
+      set: { atMost: sql`${walletActiveKeys.atMost}` },
+    });
+}
+
+/** After a path added one key to the `active` counted under the wallet's lock: the bound is exact again. */
+async function setActiveBound(tx: Tx, wallet: string, active: number): Promise<void> {
+  await tx.update(walletActiveKeys).set({ atMost: active }).where(eq(walletActiveKeys.wallet, wallet));
 }
 
 /** The wallet's active keys at `now`, keys in a roll's grace period included. */
@@ -78,8 +85,8 @@ async function countActiveKeys(tx: Tx, wallet: string, now: Date): Promise<numbe
 
 /**
  * Inserts a key, with its credit balance and its `key.created` event, unless the wallet already
- * holds `maxActiveKeys` active ones. The count and the inserts are one statement, run under the
- * per-wallet advisory lock on PostgreSQL (see insert-under-cap.ts), so concurrent creates cannot
+ * holds `maxActiveKeys` active ones. The cap check and the inserts are one statement that holds the
+ * wallet's `wallet_active_keys` row (see insert-under-cap.ts), so concurrent creates cannot
  * overshoot and a refused create records nothing. The row returned is the one inserted.
  */
 export async function createKey(driver: Driver, params: CreateKeyParams) {
@@ -225,11 +232,11 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
     if (!old) return { ok: false as const, reason: "not_found" as const };
     const expired = old.expiresAt !== null && old.expiresAt <= params.now;
     if (old.revokedAt !== null || expired) return { ok: false as const, reason: "not_active" as const };
-    if (
-      params.gracePeriodSeconds > 0 &&
-      (await countActiveKeys(tx, params.wallet, params.now)) >= params.maxActiveKeys
-    ) {
-      return { ok: false as const, reason: "cap" as const };
+    if (params.gracePeriodSeconds > 0) {
+      // Both keys stay active during the grace period: one more active key.
+      const active = await countActiveKeys(tx, params.wallet, params.now);
+      if (active >= params.maxActiveKeys) return { ok: false as const, reason: "cap" as const };
+      await setActiveBound(tx, params.wallet, active + 1);
     }
     const graceEnd = params.now.getTime() + params.gracePeriodSeconds * 1000;
     const revokeAt = new Date(Math.min(graceEnd, old.expiresAt?.getTime() ?? graceEnd));
@@ -301,12 +308,10 @@ export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyPa
     if (old.revokedAt !== null && old.revokedAt <= now)
       return { ok: false as const, reason: "revoked" as const };
     const wasExpired = old.expiresAt !== null && old.expiresAt <= now;
-    if (
-      reactivates &&
-      wasExpired &&
-      (await countActiveKeys(tx, params.wallet, now)) >= params.maxActiveKeys
-    ) {
-      return { ok: false as const, reason: "cap" as const };
+    if (reactivates && wasExpired) {
+      const active = await countActiveKeys(tx, params.wallet, now);
+      if (active >= params.maxActiveKeys) return { ok: false as const, reason: "cap" as const };
+      await setActiveBound(tx, params.wallet, active + 1);
     }
     let creditsId = old.creditsId;
     let balance: KeyCreditsRow | undefined;

@@ -109,7 +109,7 @@ describe.runIf(TEST_DATABASE_URL)("key creation on PostgreSQL, through a delayin
     return Math.min(...counts);
   }
 
-  it("waits on the database twice per create: the session lookup, then BEGIN, lock, insert and COMMIT together", async () => {
+  it("waits on the database twice per create: the session lookup, then the one statement that checks the cap and inserts", async () => {
     expect(await fewestTurns({ name: "plain" })).toBe(2);
     expect(await fewestTurns({ name: "metered", credits: { remaining: 5 }, meta: { a: 1 } })).toBe(2);
   });

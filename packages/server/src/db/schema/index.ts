@@ -6,4 +6,5 @@ export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
 export { usageHourly } from "./usage.js";
 export { usageDaily } from "./usage-daily.js";
+export { walletActiveKeys } from "./wallet-active-keys.js";
 export { walletLimits } from "./wallet-limits.js";
