@@ -15,3 +15,24 @@ describe("base62", () => {
     expect(isBase62("abc-")).toBe(false);
   });
 });
+
+describe("randomBase62", () => {
+  it("uses every character about equally often, over many strings drawn across pool refills", () => {
+    const counts = new Map<string, number>();
+    const strings = new Set<string>();
+    // 2,000 strings of 32: about 70,000 bytes, so the 4 KiB pool is refilled many times.
+    for (let i = 0; i < 2_000; i++) {
+      const value = randomBase62(32);
+      strings.add(value);
+      for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+    }
+    expect(strings.size).toBe(2_000);
+    expect(counts.size).toBe(62);
+    // 64,000 characters over 62: about 1,032 each; a biased byte mapping (e.g. modulo without
+    // rejection) would give the first 8 characters about 1,290.
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(880);
+      expect(count).toBeLessThan(1_190);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /** Digits, then upper case, then lower case: the order most base62 encoders use. */
 export const BASE62_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -8,6 +8,21 @@ const BASE62_PATTERN = /^[0-9A-Za-z]*$/;
 // 248 = 62 * 4: bytes at or above it are dropped so every character is equally likely.
 const UNBIASED_LIMIT = 248;
 
+// Random bytes are drawn from the OS CSPRNG 4 KiB at a time and each byte is used once (as nanoid
+// and uuid do): one `randomFillSync` per 4 KiB instead of one `randomBytes` per string, which was
+// about a twentieth of a key create's CPU.
+const POOL_SIZE = 4_096;
+const pool = Buffer.allocUnsafe(POOL_SIZE);
+let used = POOL_SIZE;
+
+function randomByte(): number {
+  if (used === POOL_SIZE) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++] as number;
+}
+
 /**
  * Uniformly random base62 string from the OS CSPRNG (rejection sampling, no modulo bias).
  * @example randomBase62(32) // "q3Xk..." (32 characters, ~190 bits)
@@ -15,11 +30,8 @@ const UNBIASED_LIMIT = 248;
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte >= UNBIASED_LIMIT) continue;
-      out += BASE62_ALPHABET.charAt(byte % 62);
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < UNBIASED_LIMIT) out += BASE62_ALPHABET.charAt(byte % 62);
   }
   return out;
 }
