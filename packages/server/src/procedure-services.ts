@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { createNonceLimiter } from "./auth/nonce-limit.js";
+import { sessionMemoFor } from "./auth/session-memo.js";
 import { createSignInLog } from "./auth/sign-in-log.js";
 import type { SiweSettings } from "./auth/siwe.js";
 import { createNonceStore, createSessionStore, createSiweChecker } from "./auth/stores.js";
@@ -35,7 +36,7 @@ export function createProcedureServices(
     }),
     events: createEventStore(db),
     limits: createWalletLimitStore({ db, changes: createKeyChanges(verification.cache) }),
-    sessions: createSessionStore(db, env.SESSION_TTL_SECONDS),
+    sessions: createSessionStore(db, env.SESSION_TTL_SECONDS, sessionMemoFor(database)),
     // Nonces draw on the shared Redis counters when there are some; in-process, on a limiter of their
     // own, so a flood of client addresses can never push verification's key windows out of its map.
     nonces: createNonceStore(

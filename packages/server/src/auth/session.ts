@@ -6,6 +6,7 @@ import { sessionCreatedChanges, sessionEndedChanges } from "../events/changes.js
 import { insertEventSql } from "../events/record.js";
 import { randomBase62 } from "../keys/base62.js";
 import { hashKey } from "../keys/secret.js";
+import type { SessionMemo } from "./session-memo.js";
 
 const TOKEN_PREFIX = "kps_";
 
@@ -60,27 +61,50 @@ const sessionLookup = preparePerDatabase((db) =>
     .prepare("session_lookup"),
 );
 
-/** The wallet and end of a live (unexpired, not logged out) session, or null. */
-export async function findSession(db: Db, token: string, now = new Date()): Promise<LiveSession | null> {
+/**
+ * The wallet and end of a live (unexpired, not logged out) session, or null. With a `memo` (the
+ * embedded database), a session it remembers is answered without a lookup.
+ */
+export async function findSession(
+  db: Db,
+  token: string,
+  now = new Date(),
+  memo?: SessionMemo,
+): Promise<LiveSession | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-  const [row] = await sessionLookup(db).execute({ hash: hashKey(token), now: now.toISOString() });
-  return row ?? null;
+  const hash = hashKey(token);
+  const remembered = memo?.recall(hash, now);
+  if (remembered !== undefined) return remembered;
+  const startedIn = memo?.generation() ?? 0;
+  const [row] = await sessionLookup(db).execute({ hash, now: now.toISOString() });
+  if (row === undefined) return null;
+  memo?.remember(hash, row, startedIn);
+  return row;
 }
 
 /**
  * Ends a session; later requests with its token get 401. The session's wallet gets a
  * `session.ended` event from the same statement, only when this call ended it.
  */
-export async function revokeSession(db: Db, wallet: string, token: string, now = new Date()): Promise<void> {
+export async function revokeSession(
+  db: Db,
+  wallet: string,
+  token: string,
+  now = new Date(),
+  memo?: SessionMemo,
+): Promise<void> {
+  const hash = hashKey(token);
   const ended = db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(
-      and(eq(sessions.tokenHash, hashKey(token)), eq(sessions.wallet, wallet), isNull(sessions.revokedAt)),
-    )
+    .where(and(eq(sessions.tokenHash, hash), eq(sessions.wallet, wallet), isNull(sessions.revokedAt)))
     .returning({ wallet: sessions.wallet });
   const event = { wallet, keyId: null, action: "session.ended" as const, at: now };
-  await db.execute(
-    sql`with s as (${ended.getSQL()}) ${insertEventSql({ ...event, changes: sessionEndedChanges() }, sql.identifier("s"))}`,
-  );
+  try {
+    await db.execute(
+      sql`with s as (${ended.getSQL()}) ${insertEventSql({ ...event, changes: sessionEndedChanges() }, sql.identifier("s"))}`,
+    );
+  } finally {
+    memo?.forget(hash);
+  }
 }

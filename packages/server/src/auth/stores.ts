@@ -2,6 +2,7 @@ import type { Db } from "../db/database.js";
 import { consumeNonce, issueNonce } from "./nonce.js";
 import type { NonceLimiter } from "./nonce-limit.js";
 import { createSession, findSession, type LiveSession, revokeSession } from "./session.js";
+import type { SessionMemo } from "./session-memo.js";
 import { checkSiweMessage, type SiweCheck, type SiweSettings } from "./siwe.js";
 
 /** Sessions as procedures use them. Only a token's SHA-256 is stored. */
@@ -35,12 +36,12 @@ export interface SiweChecker {
   check(message: string, signature: string): Promise<SiweCheck>;
 }
 
-/** The session store over the database. */
-export function createSessionStore(db: Db, ttlSeconds: number): SessionStore {
+/** The session store over the database; `memo` remembers live sessions (embedded database only). */
+export function createSessionStore(db: Db, ttlSeconds: number, memo?: SessionMemo): SessionStore {
   return {
     create: (wallet, notAfter) => createSession(db, wallet, ttlSeconds, notAfter),
-    find: (token) => findSession(db, token),
-    revoke: (wallet, token) => revokeSession(db, wallet, token),
+    find: (token) => findSession(db, token, new Date(), memo),
+    revoke: (wallet, token) => revokeSession(db, wallet, token, new Date(), memo),
   };
 }
 
