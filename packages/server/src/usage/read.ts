@@ -3,8 +3,8 @@ import type { Db } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
 import { apiKeys } from "../db/schema/index.js";
 import type { Usage } from "../schemas/usage.js";
-import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
-import { buildUsage, type UsageRange } from "./series.js";
+import { parseUsageSums, USAGE_SUMS_SQL, usageSumsParams } from "./query.js";
+import { buildUsageFromSums, type UsageRange } from "./series.js";
 
 /** Reads a wallet's usage from the hourly and daily rollups. */
 export interface UsageReader {
@@ -30,10 +30,10 @@ export function createUsageReader(db: Db, rawQuery: RawQuery): UsageReader {
         if (!key) return null;
         include = [key];
       }
-      const rows = parseUsageRows(
-        await rawQuery(USAGE_ROWS_SQL[range.granularity], usageRowsParams(wallet, range, keyId)),
+      const sums = parseUsageSums(
+        await rawQuery(USAGE_SUMS_SQL[range.granularity], usageSumsParams(wallet, range, keyId)),
       );
-      return buildUsage({ wallet, range, rows, include });
+      return buildUsageFromSums({ wallet, range, ...sums, include });
     },
   };
 }

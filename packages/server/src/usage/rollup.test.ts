@@ -4,9 +4,9 @@ import { createPostgresTestDatabase, openTestPglite } from "../../test/support/d
 import { createDatabase, type Database } from "../db/database.js";
 import { createRawQuery } from "../db/raw.js";
 import { createUsageBuffer } from "./buffer.js";
-import { parseUsageRows, USAGE_ROWS_SQL, usageRowsParams } from "./query.js";
+import { parseUsageSums, USAGE_SUMS_SQL, usageSumsParams } from "./query.js";
 import { createSqlUsageSink, type ExecuteSql } from "./rollup.js";
-import { buildUsage, resolveUsageRange } from "./series.js";
+import { buildUsageFromSums, resolveUsageRange } from "./series.js";
 
 interface Db {
   execute: ExecuteSql;
@@ -117,8 +117,8 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
 
     const result = resolveUsageRange(new Date(base), new Date(base + 3 * DAY), "day");
     if (!result.ok) throw new Error(result.message);
-    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL.day, usageRowsParams(W, result.range, null)));
-    const answer = buildUsage({ wallet: W, range: result.range, rows });
+    const sums = parseUsageSums(await db.query(USAGE_SUMS_SQL.day, usageSumsParams(W, result.range, null)));
+    const answer = buildUsageFromSums({ wallet: W, range: result.range, ...sums });
     expect(answer.series.map((s) => [s.valid, s.rateLimited])).toEqual([
       [1, 0],
       [1, 1],
@@ -129,8 +129,11 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
       ["key_b", "beta", 1],
     ]);
 
-    const one = parseUsageRows(await db.query(USAGE_ROWS_SQL.day, usageRowsParams(W, result.range, "key_b")));
-    expect(one.map((r) => [r.keyId, r.count])).toEqual([["key_b", 1]]);
+    const one = parseUsageSums(await db.query(USAGE_SUMS_SQL.day, usageSumsParams(W, result.range, "key_b")));
+    expect(one.byKey.map((r) => [r.keyId, r.outcome, r.count])).toEqual([["key_b", "RATE_LIMITED", 1]]);
+    expect(one.byBucket.map((r) => [r.start.getTime(), r.outcome, r.count])).toEqual([
+      [base + DAY, "RATE_LIMITED", 1],
+    ]);
   });
 
   it("keeps the daily rollups equal to the sums of the hourly ones, through inserts and upserts", async () => {
@@ -166,8 +169,8 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
     await usage.close();
     const result = resolveUsageRange(new Date(base), new Date(base + 3 * 3_600_000), "hour");
     if (!result.ok) throw new Error(result.message);
-    const rows = parseUsageRows(await db.query(USAGE_ROWS_SQL.hour, usageRowsParams(W, result.range, null)));
-    const answer = buildUsage({ wallet: W, range: result.range, rows });
+    const sums = parseUsageSums(await db.query(USAGE_SUMS_SQL.hour, usageSumsParams(W, result.range, null)));
+    const answer = buildUsageFromSums({ wallet: W, range: result.range, ...sums });
     expect(answer.series.map((s) => [s.valid, s.expired])).toEqual([
       [1, 0],
       [1, 1],

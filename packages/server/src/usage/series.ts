@@ -73,6 +73,21 @@ export interface UsageRow {
   count: number;
 }
 
+/** A key's count of one outcome over the whole range. */
+export interface KeySum {
+  keyId: string;
+  name: string;
+  outcome: UsageOutcome;
+  count: number;
+}
+
+/** All keys' count of one outcome in one bucket (`start`). */
+export interface BucketSum {
+  start: Date;
+  outcome: UsageOutcome;
+  count: number;
+}
+
 const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
   VALID: "valid",
   RATE_LIMITED: "rateLimited",
@@ -101,18 +116,19 @@ function add(counts: Counts, outcome: UsageOutcome, n: number): void {
 }
 
 /**
- * Builds the `Usage` answer from aggregated rows: a zero-filled series with one entry per
- * bucket, one entry per key that has rows (plus each of `include`, even without any, e.g.
- * the key a query was filtered to), sorted by requests then id, and the totals. Rows outside
- * the range are ignored; rows inside are placed by their bucket, whatever their exact time.
+ * Builds the `Usage` answer from sums: a zero-filled series with one entry per bucket, one entry
+ * per key that has sums (plus each of `include`, even without any, e.g. the key a query was
+ * filtered to), sorted by requests then id, and the totals (the buckets' sums). Bucket sums outside
+ * the range are ignored; those inside are placed by their bucket, whatever their exact time.
  */
-export function buildUsage(input: {
+export function buildUsageFromSums(input: {
   wallet: string;
   range: UsageRange;
-  rows: readonly UsageRow[];
+  byKey: readonly KeySum[];
+  byBucket: readonly BucketSum[];
   include?: ReadonlyArray<{ keyId: string; name: string }>;
 }): Usage {
-  const { wallet, range, rows } = input;
+  const { wallet, range } = input;
   const from = range.from.getTime();
   const size = BUCKET_MS[range.granularity];
   const series = Array.from({ length: range.buckets }, (_, i) => ({
@@ -120,21 +136,22 @@ export function buildUsage(input: {
     ...zeroCounts(),
   }));
   const totals = zeroCounts();
+  for (const sum of input.byBucket) {
+    const bucket = series[(bucketStart(sum.start.getTime(), range.granularity) - from) / size];
+    if (bucket === undefined) continue;
+    add(bucket, sum.outcome, sum.count);
+    add(totals, sum.outcome, sum.count);
+  }
   const keys = new Map<string, { keyId: string; name: string } & Counts>();
   for (const key of input.include ?? [])
     keys.set(key.keyId, { keyId: key.keyId, name: key.name, ...zeroCounts() });
-
-  for (const row of rows) {
-    const bucket = series[(bucketStart(row.start.getTime(), range.granularity) - from) / size];
-    if (bucket === undefined) continue;
-    let key = keys.get(row.keyId);
+  for (const sum of input.byKey) {
+    let key = keys.get(sum.keyId);
     if (key === undefined) {
-      key = { keyId: row.keyId, name: row.name, ...zeroCounts() };
-      keys.set(row.keyId, key);
+      key = { keyId: sum.keyId, name: sum.name, ...zeroCounts() };
+      keys.set(sum.keyId, key);
     }
-    add(bucket, row.outcome, row.count);
-    add(key, row.outcome, row.count);
-    add(totals, row.outcome, row.count);
+    add(key, sum.outcome, sum.count);
   }
   const keyList = [...keys.values()].sort(
     (a, b) => b.requests - a.requests || (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0),
@@ -148,4 +165,24 @@ export function buildUsage(input: {
     keys: keyList,
     series,
   };
+}
+
+/**
+ * The same answer from unsummed rows, one per (key, bucket, outcome): each row counts towards its
+ * key and its bucket. Rows outside the range count towards neither.
+ */
+export function buildUsage(input: {
+  wallet: string;
+  range: UsageRange;
+  rows: readonly UsageRow[];
+  include?: ReadonlyArray<{ keyId: string; name: string }>;
+}): Usage {
+  const { range } = input;
+  const from = range.from.getTime();
+  const to = range.to.getTime();
+  const inRange = input.rows.filter((row) => {
+    const start = bucketStart(row.start.getTime(), range.granularity);
+    return start >= from && start < to;
+  });
+  return buildUsageFromSums({ ...input, byKey: inRange, byBucket: inRange });
 }
