@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildUsage, resolveUsageRange, type UsageRange, type UsageRow } from "./series.js";
+import {
+  type BucketSum,
+  buildUsageFromSums,
+  type KeySum,
+  resolveUsageRange,
+  type UsageRange,
+} from "./series.js";
 
 const W = "0x000000000000000000000000000000000000dEaD";
 const d = (iso: string) => new Date(iso);
@@ -66,7 +72,8 @@ describe("usage range", () => {
 });
 
 describe("usage answer", () => {
-  const rows: UsageRow[] = [
+  // Each row is one key's count in one bucket, so it is both a key sum and a bucket sum.
+  const rows: Array<KeySum & BucketSum> = [
     { keyId: "key_a", name: "a", start: d("2026-01-01T00:00Z"), outcome: "VALID", count: 5 },
     { keyId: "key_a", name: "a", start: d("2026-01-01T00:00Z"), outcome: "RATE_LIMITED", count: 2 },
     { keyId: "key_b", name: "b", start: d("2026-01-03T00:00Z"), outcome: "REVOKED", count: 9 },
@@ -74,10 +81,11 @@ describe("usage answer", () => {
   ];
 
   it("zero-fills every bucket of the range and sums totals and keys", () => {
-    const usage = buildUsage({
+    const usage = buildUsageFromSums({
       wallet: W,
       range: range("2026-01-01T00:00Z", "2026-01-05T00:00Z", "day"),
-      rows,
+      byKey: rows,
+      byBucket: rows,
     });
     expect(usage.series).toEqual([
       {
@@ -144,25 +152,32 @@ describe("usage answer", () => {
     ]);
   });
 
-  it("puts hourly rows into their day and ignores rows outside the range", () => {
-    const hourly: UsageRow[] = [
-      { keyId: "key_a", name: "a", start: d("2026-01-01T23:00Z"), outcome: "VALID", count: 1 },
-      { keyId: "key_a", name: "a", start: d("2026-01-02T00:00Z"), outcome: "VALID", count: 1 },
-      { keyId: "key_a", name: "a", start: d("2025-12-31T23:00Z"), outcome: "VALID", count: 100 },
-      { keyId: "key_a", name: "a", start: d("2026-01-03T00:00Z"), outcome: "VALID", count: 100 },
+  it("puts hourly sums into their day and ignores sums outside the range", () => {
+    const hourly: BucketSum[] = [
+      { start: d("2026-01-01T23:00Z"), outcome: "VALID", count: 1 },
+      { start: d("2026-01-02T00:00Z"), outcome: "VALID", count: 1 },
+      { start: d("2025-12-31T23:00Z"), outcome: "VALID", count: 100 },
+      { start: d("2026-01-03T00:00Z"), outcome: "VALID", count: 100 },
     ];
-    const usage = buildUsage({
+    const usage = buildUsageFromSums({
       wallet: W,
       range: range("2026-01-01T00:00Z", "2026-01-03T00:00Z", "day"),
-      rows: hourly,
+      byKey: [],
+      byBucket: hourly,
     });
     expect(usage.series.map((s) => s.valid)).toEqual([1, 1]);
     expect(usage.totals.requests).toBe(2);
   });
 
-  it("lists an included key even without usage, and nothing else when there are no rows", () => {
+  it("lists an included key even without usage, and nothing else when there are no sums", () => {
     const r = range("2026-01-01T00:00Z", "2026-01-01T03:00Z", "hour");
-    const usage = buildUsage({ wallet: W, range: r, rows: [], include: [{ keyId: "key_c", name: "c" }] });
+    const usage = buildUsageFromSums({
+      wallet: W,
+      range: r,
+      byKey: [],
+      byBucket: [],
+      include: [{ keyId: "key_c", name: "c" }],
+    });
     expect(usage.keys).toEqual([{ keyId: "key_c", name: "c", ...zero }]);
     expect(usage.series).toHaveLength(3);
     expect(usage.totals).toEqual(zero);

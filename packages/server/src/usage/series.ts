@@ -64,15 +64,6 @@ export function resolveUsageRange(from: Date, to: Date, granularity: Granularity
 /** Verifications by outcome; `requests` is their sum. */
 export type Counts = UsageCounts;
 
-/** One aggregated rollup row: a key's count for one outcome in one bucket (`start`). */
-export interface UsageRow {
-  keyId: string;
-  name: string;
-  start: Date;
-  outcome: UsageOutcome;
-  count: number;
-}
-
 /** A key's count of one outcome over the whole range. */
 export interface KeySum {
   keyId: string;
@@ -165,24 +156,4 @@ export function buildUsageFromSums(input: {
     keys: keyList,
     series,
   };
-}
-
-/**
- * The same answer from unsummed rows, one per (key, bucket, outcome): each row counts towards its
- * key and its bucket. Rows outside the range count towards neither.
- */
-export function buildUsage(input: {
-  wallet: string;
-  range: UsageRange;
-  rows: readonly UsageRow[];
-  include?: ReadonlyArray<{ keyId: string; name: string }>;
-}): Usage {
-  const { range } = input;
-  const from = range.from.getTime();
-  const to = range.to.getTime();
-  const inRange = input.rows.filter((row) => {
-    const start = bucketStart(row.start.getTime(), range.granularity);
-    return start >= from && start < to;
-  });
-  return buildUsageFromSums({ ...input, byKey: inRange, byBucket: inRange });
 }
