@@ -65,7 +65,7 @@ async function main(): Promise<number> {
     await databases.dropAll();
   }
 
-  // The dashboard's first-load budget (issue 9): a build, not a load test, so it sits below the table.
+  // The dashboard's first-load budget (docs/dashboard.md): a build, not a load test, so it sits below the table.
   let firstLoad: FirstLoad | null = null;
   if (ctx.selected("dashboard-first-load")) {
     log("bench: building the dashboard to measure its first load");

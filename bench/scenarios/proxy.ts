@@ -60,7 +60,7 @@ async function runPrices(ctx: ScenarioContext, run: PricesRun, results: Scenario
 /**
  * The same cached hit on a proxy with REDIS_URL: the per-IP limit is a Redis script per request and
  * a copy lives in the process's LRU in front of Redis. Reported beside proxy-prices, not judged
- * (DECISIONS: the 0.7 target is measured without Redis).
+ * (the 0.7 target is measured without Redis: docs/benchmarks.md).
  */
 async function runPricesRedis(
   ctx: ScenarioContext,

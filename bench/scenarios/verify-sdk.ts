@@ -5,7 +5,7 @@ import { judge, type ScenarioResult, skipped, summarize, type Target } from "../
 import { startBenchServer, startKeyport } from "../lib/servers.js";
 import type { ScenarioContext, ScenarioModule } from "./types.js";
 
-// Issue 15: @keyport/verify/h3 costs at most 5 % of the throughput of the same h3 app calling
+// @keyport/verify/h3 costs at most 5 % of the throughput of the same h3 app calling
 // POST /api-keys/verify with a bare fetch (both verify every request against the same Keyport).
 const NAME = "verify-sdk";
 const TARGET: Target = { kind: "ratio", min: 0.95 };

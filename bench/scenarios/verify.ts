@@ -14,9 +14,9 @@ const TARGETS = {
   "verify-rest": { kind: "ratio", min: 0.5, maxP99Ms: 10 },
   "verify-trpc": { kind: "ratio", min: 0.4 },
   "verify-recording": { kind: "ratio", min: 0.9 },
-  // Issue 12: a key with permissions and meta stays within 10 % of a plain key (same run).
+  // A key with permissions and meta stays within 10 % of a plain key (same run).
   "verify-policy": { kind: "ratio", min: 0.9 },
-  // Issue 12: a key with credits (each verification spends one in the database), beside a plain key.
+  // A key with credits (each verification spends one in the database), beside a plain key.
   "verify-credits": { kind: "report", label: "reported vs plain key" },
 } as const satisfies Record<string, Target>;
 type Name = keyof typeof TARGETS;
@@ -28,7 +28,7 @@ const NAMES: readonly Name[] = [
   "verify-credits",
 ];
 
-// DECISIONS, issue 12: the bench's policy key has 3 permissions and about 200 bytes of meta.
+// The bench's policy key has 3 permissions and about 200 bytes of meta.
 const POLICY_KEY = {
   name: "verify bench, policy",
   permissions: ["prices:read", "chat:write", "usage:*"],

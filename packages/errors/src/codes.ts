@@ -1,7 +1,7 @@
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 
 /**
- * Every error code (tRPC's code names, which API.md uses) and its HTTP status: tRPC's own table.
+ * Every error code (tRPC's code names, which docs/api.md uses) and its HTTP status: tRPC's own table.
  * `satisfies` makes the compiler check it against tRPC's closed set both ways: a code tRPC adds or
  * drops fails the build here. `import type` keeps tRPC out of the runtime.
  */

@@ -47,7 +47,7 @@ export interface HttpTimeouts {
 }
 
 /**
- * The server's timeouts (DECISIONS, issue 10): a client sending one byte a second cannot hold a
+ * The server's timeouts (docs/decisions.md#the-servers-http-edge): a client sending one byte a second cannot hold a
  * connection for Node's defaults (60 s of headers, 300 s of request).
  */
 export const HTTP_TIMEOUTS: HttpTimeouts = {

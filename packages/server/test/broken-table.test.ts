@@ -7,7 +7,7 @@ import { newKey } from "../src/keys/secret.js";
 import { createPostgresTestDatabase, openTestPglite, TEST_DATABASE_URL } from "./support/databases.js";
 import { signIn } from "./support/siwe.js";
 
-// Issue 10, item 2: with a broken table, a 5xx on /trpc says what REST says, "Internal server
+// With a broken table, a 5xx on /trpc says what REST says, "Internal server
 // error", never the failed query, its parameters (a wallet, a key hash) or the driver's text.
 
 const LEAKS = /Failed query|select|insert|params|api_keys|relation|0x[0-9a-fA-F]{40}|[0-9a-f]{64}/i;

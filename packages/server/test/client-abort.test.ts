@@ -8,7 +8,7 @@ import { openTestPglite } from "./support/databases.js";
 import { logSink } from "./support/log-sink.js";
 import { parsePrometheus } from "./support/prometheus.js";
 
-// Issue 10: a client that resets or closes mid-body was logged as "database unavailable" (warn, 503)
+// A client that resets or closes mid-body was logged as "database unavailable" (warn, 503)
 // or at error level (500) and counted as a 5xx. It is an abort: one info line, no 5xx.
 
 interface LogEntry {

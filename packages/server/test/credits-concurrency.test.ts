@@ -8,7 +8,7 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
 const count = (answers: VerificationBody[], code: string) => answers.filter((a) => a.code === code).length;
 
-/** Issue 12's exactness promise: 1,000 concurrent verifications of a key with 100 credits give exactly 100 VALID. */
+/** The exactness promise of docs/verifying-keys.md: 1,000 concurrent verifications of a key with 100 credits give exactly 100 VALID. */
 function exactCredits(apps: () => { a: TestServer; b: TestServer }, sharedWindows: boolean) {
   it("gives exactly 100 VALID for 1,000 concurrent verifications of a key with 100 credits, split over two instances", async () => {
     const { a, b } = apps();

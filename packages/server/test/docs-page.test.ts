@@ -7,7 +7,7 @@ import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { openTestPglite } from "./support/databases.js";
 
-// Issue 10: /docs loaded an unpinned script from a CDN (blank offline, a third party trusted).
+// /docs once loaded an unpinned script from a CDN (blank offline, a third party trusted).
 // Now the page and the pinned @scalar/api-reference bundle both come from this server.
 
 const PACKAGE_ROOT = dirname(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")));

@@ -4,7 +4,7 @@ import { sendRaw } from "./support/raw-http.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";
 
-// Issue 10: an early 413, tRPC refusals that echo nothing, HEAD on every GET route.
+// An early 413, tRPC refusals that echo nothing, HEAD on every GET route.
 
 const MARKER = "zz-echo-marker-7f3a";
 

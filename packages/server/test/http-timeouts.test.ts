@@ -5,7 +5,7 @@ import { parseEnv } from "../src/env.js";
 import { openTestPglite } from "./support/databases.js";
 import { trickle } from "./support/slow-client.js";
 
-// Issue 10, slow clients. The real numbers (10 s of headers, 30 s of request) are held by
+// Slow clients. The real numbers (10 s of headers, 30 s of request) are held by
 // test/slow-clients.test.ts in the slow tier; here the same server runs with short injected ones.
 const SHORT = {
   headersTimeout: 300,

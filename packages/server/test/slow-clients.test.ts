@@ -5,7 +5,7 @@ import { parseEnv } from "../src/env.js";
 import { openTestPglite } from "./support/databases.js";
 import { trickle } from "./support/slow-client.js";
 
-// Issue 10, slow clients, with the server's real timeouts (slow tier: it waits on real time).
+// Slow clients, with the server's real timeouts (slow tier: it waits on real time).
 // Before: Node's defaults let one byte a second hold a connection 60 s (headers) or 300 s (body).
 describe("slow clients against the real timeouts", () => {
   let database: Database;

@@ -6,7 +6,7 @@ import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 import { logSink } from "./support/log-sink.js";
 
-// Issue 10, item 1: malformed superjson on /trpc (no sign-in needed) is a 400, never a 500 that
+// Malformed superjson on /trpc (no sign-in needed) is a 400, never a 500 that
 // quotes the library, and never an error-level log line.
 
 /** `{"a":{"a":...["undefined"]...}}`, `depth` deep, as text (JSON.stringify would overflow first). */

@@ -14,7 +14,7 @@ import {
 // never silently dropped, so nobody can believe they reached CoinGecko with it. The parameter sets
 // are those of CoinGecko's own SDK, generated from its OpenAPI (coingecko/coingecko-typescript,
 // src/resources/simple/price.ts, src/resources/coins/markets.ts, src/resources/coins/market-chart.ts
-// and src/resources/coins/ohlc.ts), as DECISIONS.md lists them for issue 11.
+// and src/resources/coins/ohlc.ts), as docs/dashboard-proxy.md#routes lists them.
 
 /** `include_tokens`: for `symbols` lookups, `top` (CoinGecko's default) or `all` matching tokens. */
 export const INCLUDE_TOKENS = ["top", "all"] as const;

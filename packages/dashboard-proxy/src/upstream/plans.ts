@@ -6,7 +6,7 @@ export const PLANS = ["demo", "pro", "enterprise"] as const;
 /** One CoinGecko plan. */
 export type Plan = (typeof PLANS)[number];
 
-/** Which plans offer each `interval`, by route (DECISIONS.md, issue 11; CoinGecko's endpoint notes). */
+/** Which plans offer each `interval`, by route (docs/dashboard-proxy.md; CoinGecko's endpoint notes). */
 const INTERVAL_PLANS: Record<"chart" | "ohlc", Partial<Record<string, readonly Plan[]>>> = {
   // market_chart and market_chart/range: `5m` and `hourly` are Enterprise-only, `daily` is everyone's.
   chart: { "5m": ["enterprise"], hourly: ["enterprise"] },

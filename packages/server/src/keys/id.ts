@@ -11,7 +11,7 @@ export function newKeyId(): string {
   return KEY_ID_PREFIX + randomBase62(KEY_ID_RANDOM_LENGTH);
 }
 
-/** The id format API.md promises: `key_` + at least 16 base62 characters. */
+/** The id format docs/api.md promises: `key_` + at least 16 base62 characters. */
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16,64}$/;
 
 /** True for strings shaped like a key id (does not check that the key exists). */

@@ -5,7 +5,7 @@ import { hashKey, isWellFormedKey, newKey } from "./secret.js";
 const FORMAT = /^kp_[0-9A-Za-z]{38}$/;
 
 describe("newKey", () => {
-  it("issues `<prefix>_<32 random><6 checksum>` with the hash and start API.md describes", () => {
+  it("issues `<prefix>_<32 random><6 checksum>` with the hash and start docs/api.md describes", () => {
     const { key, hash, start } = newKey("kp");
     expect(key).toMatch(FORMAT);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);

@@ -286,7 +286,7 @@ export interface UpdateKeyParams {
 }
 
 /**
- * Changes a key's name, rate limit, expiry, permissions, credits or meta (DECISIONS, issue 12):
+ * Changes a key's name, rate limit, expiry, permissions, credits or meta (docs/api.md):
  * absent fields stay, `null` clears, `meta` is replaced whole. A revoked key is `revoked`; moving
  * an expired key's expiry into the future (or clearing it) re-activates the key, which then needs
  * room under the cap, counted under the wallet lock as create does. Credits set on a key that

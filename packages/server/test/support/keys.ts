@@ -20,7 +20,7 @@ export async function createKeyOver(
   return created as CreatedKey;
 }
 
-/** The REST shape of API.md's `Verification`. */
+/** The REST shape of docs/api.md's `Verification`. */
 export interface VerificationBody {
   valid: boolean;
   code: string;

@@ -1,4 +1,4 @@
-/** Counts as API.md's `Counts`, keyed by outcome field. */
+/** Counts as docs/api.md's `Counts`, keyed by outcome field. */
 export interface CountsBody {
   requests: number;
   valid: number;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The audit trail (issue 12): one row per key creation, update, roll and revocation, and per
+ * The audit trail (docs/decisions.md#audit-trail): one row per key creation, update, roll and revocation, and per
  * sign-in and sign-out, newest first by `id` (a sequence: exact order, cheap cursors). `changes`
  * says what changed (field names and their new public values, never a secret, token or hash).
  * `key_id` is null for session events. Events older than EVENTS_RETENTION_DAYS are deleted by the

@@ -1,7 +1,7 @@
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * A wallet-wide rate limit (issue 12): one window shared by all of a wallet's keys, checked after
+ * A wallet-wide rate limit (docs/verifying-keys.md): one window shared by all of a wallet's keys, checked after
  * each key's own. No row means no wallet-wide limit.
  */
 export const walletLimits = pgTable("wallet_limits", {
