@@ -28,7 +28,7 @@ export interface EventStore {
   }>;
 }
 
-/** The event store over the database (events are written by the changes themselves: see record.ts). */
+/** The event store over the database (events are written by the changes themselves: see record-event.ts). */
 export function createEventStore(db: Db): EventStore {
   return {
     async list(params) {

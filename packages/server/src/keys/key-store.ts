@@ -2,12 +2,12 @@ import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
-import type { KeyChanges } from "../verify/key-changes.js";
-import { loadCredits } from "./credits.js";
+import type { KeyChanges } from "../verify/announce-key-changes.js";
 import type { PageCursor } from "./cursor.js";
+import { loadCredits } from "./key-credits.js";
+import { createKey, listKeys, revokeKey, rollKey, updateKey } from "./key-queries.js";
 import { toApiKey } from "./status.js";
 import type { StatusFilter } from "./status-condition.js";
-import { createKey, listKeys, revokeKey, rollKey, updateKey } from "./store.js";
 
 /** A new key: its secret (shown once) and its public shape. */
 export interface IssuedKey {
@@ -81,7 +81,7 @@ export interface KeyStoreOptions {
   maxActiveKeys: number;
 }
 
-/** The key store over the database (see keys/store.ts for the SQL and its locking). */
+/** The key store over the database (see keys/key-queries.ts for the SQL and its locking). */
 export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
   return {
     async create(params) {

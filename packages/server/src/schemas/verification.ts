@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VERIFICATION_CODES } from "../verify/record.js";
+import { VERIFICATION_CODES } from "../verify/key-record.js";
 import { keyId, timestamp, wallet } from "./common.js";
 import { cost, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
 

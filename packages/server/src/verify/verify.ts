@@ -5,8 +5,8 @@ import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
-import type { CreditsResult, CreditsStore } from "./credits.js";
-import type { KeyRecord } from "./record.js";
+import type { CreditsResult, CreditsStore } from "./credits-store.js";
+import type { KeyRecord } from "./key-record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
 export interface KeyVerifierDeps {

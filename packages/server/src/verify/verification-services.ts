@@ -14,9 +14,9 @@ import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
-import { createCreditsStore } from "./credits.js";
+import { createCreditsStore } from "./credits-store.js";
 import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
-import type { KeyRecord } from "./record.js";
+import type { KeyRecord } from "./key-record.js";
 import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 
 /** Everything the hot path runs on, built once per process. */

@@ -7,15 +7,15 @@ import {
   keyRolledChanges,
   keyUpdatedChanges,
 } from "../events/changes.js";
-import { recordEvent } from "../events/record.js";
+import { recordEvent } from "../events/record-event.js";
 import type { RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
-import type { KeyChanges, Tx } from "../verify/key-changes.js";
-import { creditsValues, loadCredits, upsertCredits } from "./credits.js";
+import type { KeyChanges, Tx } from "../verify/announce-key-changes.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
 import { insertUnderCap } from "./insert-under-cap.js";
+import { creditsValues, loadCredits, upsertCredits } from "./key-credits.js";
 import { newKey } from "./secret.js";
 import { notRevoked, type StatusFilter, statusCondition } from "./status-condition.js";
 
