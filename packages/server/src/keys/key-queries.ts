@@ -1,5 +1,5 @@
 import { and, count, desc, eq, lt, or, sql } from "drizzle-orm";
-import type { Db, Driver } from "../db/database.js";
+import type { Db, Driver, Tx } from "../db/database.js";
 import { type ApiKeyRow, apiKeys, type KeyCreditsRow, walletActiveKeys } from "../db/schema/index.js";
 import {
   keyCreatedChanges,
@@ -10,7 +10,7 @@ import {
 import { recordEvent } from "../events/record-event.js";
 import type { RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
-import type { KeyChanges, Tx } from "../verify/announce-key-changes.js";
+import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { encodeCursor, type PageCursor } from "./cursor.js";
 import { selectFirstPage } from "./first-page.js";
 import { newKeyId } from "./id.js";
