@@ -1,6 +1,6 @@
 import type { Db } from "../db/database.js";
 import type { KeyEvent } from "../schemas/key-event.js";
-import { KEY_EVENT_ACTIONS, type KeyEventAction } from "./changes.js";
+import { KEY_EVENT_ACTIONS, type KeyEventAction } from "../schemas/key-event.js";
 import { listEvents } from "./list.js";
 
 function isAction(value: string): value is KeyEventAction {
