@@ -11,7 +11,7 @@ export const MAX_CREDITS = 1_000_000_000;
 
 /**
  * A permission: `prices:read`, `admin.*`. A held permission ending in `*` grants every requested one
- * starting with what precedes it; `*` alone grants all (DECISIONS, issue 12).
+ * starting with what precedes it; `*` alone grants all (docs/api.md).
  */
 export const permission = z
   .string()

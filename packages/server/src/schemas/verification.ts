@@ -43,7 +43,7 @@ export const verificationRateLimit = z
   })
   .meta({ id: "VerificationRateLimit" });
 
-/** API.md's `Verification`. */
+/** `Verification` in docs/api.md. */
 export const verification = z
   .object({
     valid: z.boolean().meta({ description: "True exactly when code is VALID" }),

@@ -37,7 +37,7 @@ export interface VerifyOptions {
 
 export interface KeyVerifier {
   /**
-   * Answers API.md's `Verification` for a secret. Synchronous when the key is cached, the rate
+   * Answers `Verification` (docs/api.md) for a secret. Synchronous when the key is cached, the rate
    * limiter is in-process and the key has no credits (the common case), a Promise otherwise:
    * `await` handles both.
    */
@@ -48,7 +48,7 @@ export interface KeyVerifier {
   ): Verification | Promise<Verification>;
 }
 
-/** Whether `held` grants every one of `requested` (DECISIONS, issue 12: a trailing `*` is a prefix). */
+/** Whether `held` grants every one of `requested` (docs/api.md: a trailing `*` is a prefix). */
 export function holdsAll(held: readonly string[], requested: readonly string[]): boolean {
   for (const want of requested) {
     let granted = false;
@@ -97,7 +97,7 @@ const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null });
 type Deadline = { readonly aborted: boolean } | undefined;
 
 /**
- * Creates the verifier. Order of outcomes (DECISIONS, issue 12): REVOKED > EXPIRED >
+ * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
  * INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
  * Order of work: the key's own window, then its wallet's shared window (only if the key's allowed
