@@ -20,7 +20,7 @@ import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
-import { createVerificationServices } from "./verify/services.js";
+import { createVerificationServices } from "./verify/verification-services.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */

@@ -9,7 +9,7 @@ import { clientIp, type TrustedProxies } from "./http/client-ip.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { UsageReader } from "./usage/read.js";
-import type { VerificationServices } from "./verify/services.js";
+import type { VerificationServices } from "./verify/verification-services.js";
 import type { KeyVerifier } from "./verify/verify.js";
 
 /**

@@ -9,6 +9,7 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 // Running the server in-process.
 export { type App, type CreateAppOptions, createApp } from "./app.js";
 export { type Env, parseEnv } from "./env.js";
+export type { AppProcedurePath } from "./routers/procedure-paths.js";
 // Schemas: the single source of the API's shapes.
 export {
   type ApiKey,

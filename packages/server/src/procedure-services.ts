@@ -13,8 +13,8 @@ import { createKeyStore } from "./keys/key-store.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
 import { createMemoryRateLimiter } from "./ratelimit/memory.js";
 import { createUsageReader } from "./usage/read.js";
-import { createKeyChanges } from "./verify/key-changes.js";
-import type { VerificationServices } from "./verify/services.js";
+import { createKeyChanges } from "./verify/announce-key-changes.js";
+import type { VerificationServices } from "./verify/verification-services.js";
 
 /** Builds the services procedures see, over the database and the verification services. */
 export function createProcedureServices(

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createRawQuery } from "../src/db/raw.js";
 import { keyCredits } from "../src/db/schema/index.js";
-import { creditsValues } from "../src/keys/credits.js";
-import { createCreditsStore, refillPeriodStart } from "../src/verify/credits.js";
+import { creditsValues } from "../src/keys/key-credits.js";
+import { refillPeriodStart } from "../src/keys/refill-period.js";
+import { createCreditsStore } from "../src/verify/credits-store.js";
 import { describeDatabases } from "./support/databases.js";
 
 const at = (iso: string) => Date.parse(iso);

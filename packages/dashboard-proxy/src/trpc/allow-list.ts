@@ -1,21 +1,46 @@
+import type { AppProcedurePath } from "@keyport/server";
+
+/** Whether the proxy's `/trpc` forwards a procedure to the server and, when it does not, why. */
+export type Forwarding = { forwarded: true } | { forwarded: false; because: string };
+
+const FORWARDED: Forwarding = { forwarded: true };
+
 /**
- * The procedures a browser may call through the proxy's `/trpc`. Never `auth.verify` (its answer
- * holds the token, which only `/api/session` may see), `auth.logout` (`DELETE /api/session` ends a
- * session and clears the cookie) or `keys.verify` (a backend's call, with the key's own secret).
+ * Every procedure of the server's `AppRouter`, forwarded to the browser or not, and why not. A Record
+ * over the server's procedure paths: a procedure added to the server fails the proxy's typecheck until
+ * it is decided here, and one removed fails it until its entry goes (test/procedure-coverage.test.ts
+ * checks the same against the running router).
  */
-export const FORWARDED_PROCEDURES: ReadonlySet<string> = new Set([
-  "auth.nonce",
-  "auth.session",
-  "keys.list",
-  "keys.create",
-  "keys.revoke",
-  "keys.roll",
-  "keys.update",
-  "usage.get",
-  "limits.get",
-  "limits.set",
-  "events.list",
-]);
+export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>> = {
+  "auth.nonce": FORWARDED,
+  "auth.verify": {
+    forwarded: false,
+    because: "its answer holds the session token, which only /api/session may see (and keeps in the cookie)",
+  },
+  "auth.session": FORWARDED,
+  "auth.logout": {
+    forwarded: false,
+    because: "DELETE /api/session ends a session, and it also clears the cookie",
+  },
+  "keys.list": FORWARDED,
+  "keys.create": FORWARDED,
+  "keys.update": FORWARDED,
+  "keys.revoke": FORWARDED,
+  "keys.roll": FORWARDED,
+  "keys.verify": {
+    forwarded: false,
+    because: "a backend's call, made with the key's own secret, which a dashboard never holds",
+  },
+  "usage.get": FORWARDED,
+  "limits.get": FORWARDED,
+  "limits.set": FORWARDED,
+  "events.list": FORWARDED,
+};
+
+/** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */
+export const FORWARDED_PROCEDURES: ReadonlySet<string> = new Set(
+  Object.entries(PROCEDURE_FORWARDING).flatMap(([path, forwarding]) => (forwarding.forwarded ? [path] : [])),
+);
 
 /** Why a `/trpc` path is refused, or the procedures it names. */
 export type ProcedurePath =

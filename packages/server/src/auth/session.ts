@@ -3,7 +3,7 @@ import type { Db } from "../db/database.js";
 import { preparePerDatabase } from "../db/prepared.js";
 import { sessions } from "../db/schema/index.js";
 import { sessionCreatedChanges, sessionEndedChanges } from "../events/changes.js";
-import { insertEventSql } from "../events/record.js";
+import { insertEventSql } from "../events/record-event.js";
 import { randomBase62 } from "../keys/base62.js";
 import { hashKey } from "../keys/secret.js";
 import type { SessionMemo } from "./session-memo.js";

@@ -15,6 +15,9 @@ import * as schema from "./schema/index.js";
 /** The one drizzle type procedures use, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A drizzle transaction, as `Db.transaction` hands it to its callback. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 /** The raw client, for what drizzle does not cover (LISTEN/NOTIFY). */
 export type Driver = { kind: "pglite"; client: PGlite } | { kind: "postgres"; client: Sql };
 

@@ -1,18 +1,6 @@
 import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 
-/** Every action the audit trail records (the table's CHECK constraint holds the same list). */
-export const KEY_EVENT_ACTIONS = [
-  "key.created",
-  "key.updated",
-  "key.rolled",
-  "key.revoked",
-  "session.created",
-  "session.ended",
-] as const;
-
-export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
-
 /** A JSON value as `changes` stores it (times as ISO-8601 strings). */
 export type ChangeValue = string | number | boolean | null | { [field: string]: ChangeValue } | ChangeValue[];
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/database.js";
 import type { KeyEvent } from "../schemas/key-event.js";
-import { KEY_EVENT_ACTIONS, type KeyEventAction } from "./changes.js";
+import { KEY_EVENT_ACTIONS, type KeyEventAction } from "../schemas/key-event.js";
 import { listEvents } from "./list.js";
 
 function isAction(value: string): value is KeyEventAction {
@@ -28,7 +28,7 @@ export interface EventStore {
   }>;
 }
 
-/** The event store over the database (events are written by the changes themselves: see record.ts). */
+/** The event store over the database (events are written by the changes themselves: see record-event.ts). */
 export function createEventStore(db: Db): EventStore {
   return {
     async list(params) {

@@ -1,3 +1,4 @@
+import { KEY_ID_PATTERN } from "../schemas/common.js";
 import { isBase62, randomBase62 } from "./base62.js";
 
 const KEY_ID_PREFIX = "key_";
@@ -10,9 +11,6 @@ const KEY_ID_RANDOM_LENGTH = 22;
 export function newKeyId(): string {
   return KEY_ID_PREFIX + randomBase62(KEY_ID_RANDOM_LENGTH);
 }
-
-/** The id format docs/api.md promises: `key_` + at least 16 base62 characters. */
-export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16,64}$/;
 
 /** True for strings shaped like a key id (does not check that the key exists). */
 export function isKeyId(value: string): boolean {

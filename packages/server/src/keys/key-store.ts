@@ -2,12 +2,16 @@ import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
-import type { KeyChanges } from "../verify/key-changes.js";
-import { loadCredits } from "./credits.js";
+import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { createKey } from "./create-key.js";
 import type { PageCursor } from "./cursor.js";
+import { loadCredits } from "./key-credits.js";
+import { listKeys } from "./list-keys.js";
+import { revokeKey } from "./revoke-key.js";
+import { rollKey } from "./roll-key.js";
 import { toApiKey } from "./status.js";
 import type { StatusFilter } from "./status-condition.js";
-import { createKey, listKeys, revokeKey, rollKey, updateKey } from "./store.js";
+import { updateKey } from "./update-key.js";
 
 /** A new key: its secret (shown once) and its public shape. */
 export interface IssuedKey {
@@ -81,7 +85,10 @@ export interface KeyStoreOptions {
   maxActiveKeys: number;
 }
 
-/** The key store over the database (see keys/store.ts for the SQL and its locking). */
+/**
+ * The key store over the database. The SQL and its locking are one file an operation: create-key.ts,
+ * list-keys.ts, update-key.ts, revoke-key.ts and roll-key.ts (the wallet lock in wallet-lock.ts).
+ */
 export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
   return {
     async create(params) {

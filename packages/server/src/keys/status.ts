@@ -1,6 +1,6 @@
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, ApiKeyStatus } from "../schemas/api-key.js";
-import { toCredits } from "./credits.js";
+import { toCredits } from "./key-credits.js";
 
 /**
  * Status at `now`: revoked once `revokedAt` has passed (a roll's grace period puts it in the future),

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { walletLimits } from "../db/schema/index.js";
 import type { RateLimit } from "../schemas/api-key.js";
-import type { KeyChanges } from "../verify/key-changes.js";
+import type { KeyChanges } from "../verify/announce-key-changes.js";
 
 /** Reads and replaces a wallet's wallet-wide limit. */
 export interface WalletLimitStore {

@@ -1,14 +1,8 @@
-import type { inferRouterInputs } from "@trpc/server";
-import type { AppRouter } from "../routers/_app.js";
-
-type Inputs = inferRouterInputs<AppRouter>;
-/** Every procedure path of the router, e.g. `"keys.verify"`. */
-type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs &
-  string];
+import type { AppProcedurePath } from "../routers/procedure-paths.js";
 
 // A record over the router's own type: the compiler refuses a procedure missing here or one
 // listed here that the router no longer has, without reading tRPC's internals at run time.
-const PROCEDURES: Record<ProcedurePath, true> = {
+const PROCEDURES: Record<AppProcedurePath, true> = {
   "auth.nonce": true,
   "auth.verify": true,
   "auth.session": true,

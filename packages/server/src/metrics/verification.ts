@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from "prom-client";
+import { VERIFICATION_CODES, type VerificationCode } from "../schemas/verification.js";
 import type { KeyCache } from "../verify/cache.js";
-import { VERIFICATION_CODES, type VerificationCode } from "../verify/record.js";
 
 /** What a key cache lookup found. */
 export type CacheLookup = "hit" | "negative_hit" | "miss";

@@ -15,11 +15,16 @@ import { credits, creditsInput, meta, permissions } from "./key-policy.js";
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
 
+/** Largest rate limit, in verifications per window. */
+export const MAX_RATE_LIMIT = 1_000_000;
+/** Longest rate-limit window: one day. */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+
 /** A per-key rate limit: at most `limit` verifications per `windowSeconds`. */
 export const rateLimit = z
   .object({
-    limit: z.number().int().min(1).max(1_000_000),
-    windowSeconds: z.number().int().min(1).max(86_400),
+    limit: z.number().int().min(1).max(MAX_RATE_LIMIT),
+    windowSeconds: z.number().int().min(1).max(MAX_RATE_LIMIT_WINDOW_SECONDS),
   })
   .meta({ id: "RateLimit" });
 

@@ -1,8 +1,10 @@
 import { getAddress } from "viem";
 import { z } from "zod";
-import { KEY_ID_PATTERN } from "../keys/id.js";
 
 const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/** The id format docs/api.md promises: `key_` + 16-64 base62 characters (keys/id.ts mints 22). */
+export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16,64}$/;
 
 /** A wallet in any case; parsed to its EIP-55 checksummed form. */
 export const walletInput = z
@@ -44,8 +46,11 @@ export const timestampInput = z
 /** The input of a procedure that takes none (REST ignores any body once it is read). */
 export const noInput = z.void();
 
+/** Largest `limit` of a paginated list. */
+export const MAX_PAGE_LIMIT = 100;
+
 /** `limit` of a paginated list: 1-100, 50 by default. */
-export const pageLimit = z.number().int().min(1).max(100).default(50);
+export const pageLimit = z.number().int().min(1).max(MAX_PAGE_LIMIT).default(50);
 
 /** `cursor` of a paginated list: the previous page's `nextCursor`. */
 export const pageCursor = z

@@ -1,6 +1,17 @@
 import { z } from "zod";
-import { KEY_EVENT_ACTIONS } from "../events/changes.js";
 import { keyId, nextCursor, pageCursor, pageLimit, timestamp, walletInput } from "./common.js";
+
+/** Every action the audit trail records (the table's CHECK constraint holds the same list). */
+export const KEY_EVENT_ACTIONS = [
+  "key.created",
+  "key.updated",
+  "key.rolled",
+  "key.revoked",
+  "session.created",
+  "session.ended",
+] as const;
+
+export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
 
 /** What an event records. */
 export const keyEventAction = z.enum(KEY_EVENT_ACTIONS);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+/** Longest permission string. */
+export const MAX_PERMISSION_LENGTH = 64;
 /** Longest list of permissions a key holds or a verification asks for. */
 export const MAX_PERMISSIONS = 50;
 /** Largest `meta`, in UTF-8 bytes of its JSON. */
@@ -9,14 +11,17 @@ export const MAX_CREDITS = 1_000_000_000;
 
 /**
  * A permission: `prices:read`, `admin.*`. A held permission ending in `*` grants every requested one
- * starting with what precedes it; `*` alone grants all (docs/verifying-keys.md#key-policies).
+ * starting with what precedes it; `*` alone grants all (docs/api.md).
  */
 export const permission = z
   .string()
-  .regex(/^[a-z0-9_.:*-]{1,64}$/, "must be 1-64 characters of a-z, 0-9, _ . : * -")
+  .regex(
+    new RegExp(`^[a-z0-9_.:*-]{1,${MAX_PERMISSION_LENGTH}}$`),
+    `must be 1-${MAX_PERMISSION_LENGTH} characters of a-z, 0-9, _ . : * -`,
+  )
   .meta({ example: "prices:read" });
 
-/** A key's permissions: at most 50, duplicates dropped, order kept. */
+/** A key's permissions: at most `MAX_PERMISSIONS`, duplicates dropped, order kept. */
 export const permissions = z
   .array(permission)
   .max(MAX_PERMISSIONS)

@@ -27,7 +27,7 @@ const counts = {
 /** Verifications by outcome. */
 export const usageCounts = z.object(counts).meta({ id: "UsageCounts" });
 
-/** docs/api.md's `Usage`. */
+/** `Usage` in docs/api.md. */
 export const usage = z
   .object({
     wallet,

@@ -1,7 +1,19 @@
 import { z } from "zod";
-import { VERIFICATION_CODES } from "../verify/record.js";
 import { keyId, timestamp, wallet } from "./common.js";
 import { cost, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
+
+/** The codes of `Verification` (docs/api.md). */
+export const VERIFICATION_CODES = [
+  "VALID",
+  "NOT_FOUND",
+  "REVOKED",
+  "EXPIRED",
+  "INSUFFICIENT_PERMISSIONS",
+  "USAGE_EXCEEDED",
+  "RATE_LIMITED",
+] as const;
+
+export type VerificationCode = (typeof VERIFICATION_CODES)[number];
 
 /** Longest string verify reads as a key; longer ones are 400, anything shorter but malformed is NOT_FOUND. */
 export const MAX_VERIFY_KEY_LENGTH = 256;
@@ -31,7 +43,7 @@ export const verificationRateLimit = z
   })
   .meta({ id: "VerificationRateLimit" });
 
-/** API.md's `Verification`. */
+/** `Verification` in docs/api.md. */
 export const verification = z
   .object({
     valid: z.boolean().meta({ description: "True exactly when code is VALID" }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createKeyCache } from "./cache.js";
-import type { KeyRecord } from "./record.js";
+import type { KeyRecord } from "./key-record.js";
 
 function record(id: string): KeyRecord {
   return {

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { KeyRecord } from "./record.js";
+import type { KeyRecord } from "./key-record.js";
 
 /** Options of {@link createKeyCache}. */
 export interface KeyCacheOptions {

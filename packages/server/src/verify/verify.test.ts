@@ -8,8 +8,8 @@ import { createRedisRateLimiter } from "../ratelimit/redis.js";
 import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBatch } from "../usage/buffer.js";
 import { createKeyCache } from "./cache.js";
-import type { CreditsStore } from "./credits.js";
-import type { KeyRecord } from "./record.js";
+import type { CreditsStore } from "./credits-store.js";
+import type { KeyRecord } from "./key-record.js";
 import { createKeyVerifier } from "./verify.js";
 
 // These keys have no credits, so the verifier must never reach a balance (policies.test.ts covers

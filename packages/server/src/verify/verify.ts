@@ -5,8 +5,8 @@ import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
-import type { CreditsResult, CreditsStore } from "./credits.js";
-import type { KeyRecord } from "./record.js";
+import type { CreditsResult, CreditsStore } from "./credits-store.js";
+import type { KeyRecord } from "./key-record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
 export interface KeyVerifierDeps {
@@ -37,7 +37,7 @@ export interface VerifyOptions {
 
 export interface KeyVerifier {
   /**
-   * Answers docs/api.md's `Verification` for a secret. Synchronous when the key is cached, the rate
+   * Answers `Verification` (docs/api.md) for a secret. Synchronous when the key is cached, the rate
    * limiter is in-process and the key has no credits (the common case), a Promise otherwise:
    * `await` handles both.
    */
@@ -48,7 +48,7 @@ export interface KeyVerifier {
   ): Verification | Promise<Verification>;
 }
 
-/** Whether `held` grants every one of `requested` (a trailing `*` is a prefix: docs/verifying-keys.md#key-policies). */
+/** Whether `held` grants every one of `requested` (docs/api.md: a trailing `*` is a prefix). */
 export function holdsAll(held: readonly string[], requested: readonly string[]): boolean {
   for (const want of requested) {
     let granted = false;
@@ -97,7 +97,7 @@ const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null });
 type Deadline = { readonly aborted: boolean } | undefined;
 
 /**
- * Creates the verifier. Order of outcomes (docs/verifying-keys.md): REVOKED > EXPIRED >
+ * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
  * INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
  * Order of work: the key's own window, then its wallet's shared window (only if the key's allowed

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite } from "../../test/support/databases.js";
 import type { Database } from "../db/database.js";
 import { walletLimits } from "../db/schema/index.js";
+import { createKeyChanges } from "./announce-key-changes.js";
 import { createKeyCache } from "./cache.js";
 import { connectCacheToBus, createInvalidationBus, type Invalidation } from "./invalidation.js";
-import { createKeyChanges } from "./key-changes.js";
-import type { KeyRecord } from "./record.js";
+import type { KeyRecord } from "./key-record.js";
 
 const ALICE = "0x00000000000000000000000000000000000000A1";
 const BOB = "0x00000000000000000000000000000000000000B0";

@@ -1,3 +1,4 @@
+import { MAX_PAGE_LIMIT } from "@keyport/server/schemas";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { formatDateTime } from "../../lib/format";
@@ -16,8 +17,8 @@ export function EventsView({ wallet }: { wallet: string }) {
     ...trpc.events.list.queryOptions({ wallet, limit: PAGE_SIZE, cursor }),
     placeholderData: keepPreviousData,
   });
-  // Names for the key ids in events; a key beyond the first 100 shows by its id.
-  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: 100 }));
+  // Names for the key ids in events; a key beyond the first page (the largest the server gives) shows by its id.
+  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: MAX_PAGE_LIMIT }));
   const keyNames = useMemo(
     () => new Map((keys.data?.keys ?? []).map((key) => [key.id, key.name] as const)),
     [keys.data],

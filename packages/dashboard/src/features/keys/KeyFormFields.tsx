@@ -1,3 +1,4 @@
+import { MAX_KEY_NAME_LENGTH, MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
 import { useId } from "react";
 import type { KeyFields, RefillChoice } from "./key-fields";
 
@@ -30,7 +31,13 @@ export function KeyFormFields({
     <>
       <label className="field">
         <span>Name</span>
-        <input type="text" required maxLength={64} value={fields.name} onChange={set("name")} />
+        <input
+          type="text"
+          required
+          maxLength={MAX_KEY_NAME_LENGTH}
+          value={fields.name}
+          onChange={set("name")}
+        />
       </label>
       <fieldset className="field-group">
         <legend>Rate limit (optional)</legend>
@@ -44,7 +51,7 @@ export function KeyFormFields({
             type="number"
             inputMode="numeric"
             min={1}
-            max={86_400}
+            max={MAX_RATE_LIMIT_WINDOW_SECONDS}
             value={fields.windowSeconds}
             onChange={set("windowSeconds")}
           />

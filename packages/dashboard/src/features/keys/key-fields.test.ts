@@ -94,6 +94,19 @@ describe("parseName and parseExpiry", () => {
     expect(parseName("a".repeat(65))).toEqual({ ok: false, message: "The name is at most 64 characters." });
   });
 
+  it("refuses the invisible and control characters the server refuses, naming the one found", () => {
+    for (const [name, found] of [
+      ["pay\u202Eroll", "U+202E"],
+      ["zero\u200Bwidth", "U+200B"],
+      ["tab\there", "U+0009"],
+    ] as const) {
+      const parsed = parseName(name);
+      expect(parsed.ok, name).toBe(false);
+      expect(!parsed.ok && parsed.message.startsWith(`The name must not contain ${found}:`), name).toBe(true);
+    }
+    expect(parseName("café ☕ prod")).toEqual({ ok: true, value: "café ☕ prod" });
+  });
+
   it("reads an empty expiry as none and refuses a past one", () => {
     expect(parseExpiry("", now)).toEqual({ ok: true, value: null });
     expect(parseExpiry("nonsense", now)).toEqual({ ok: false, message: "The expiry is not a valid date." });

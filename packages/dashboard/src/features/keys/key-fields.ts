@@ -1,4 +1,16 @@
 import type { RouterInputs } from "@keyport/server";
+import {
+  creditsInput,
+  creditsRefill,
+  jsonBytes,
+  keyName,
+  MAX_CREDITS,
+  MAX_KEY_NAME_LENGTH,
+  MAX_META_BYTES,
+  MAX_PERMISSION_LENGTH,
+  MAX_PERMISSIONS,
+  permission,
+} from "@keyport/server/schemas";
 import { formatCount } from "../../lib/format";
 import type { Parsed } from "../../lib/parsed";
 import { wholeNumber } from "../../lib/rate-limit";
@@ -12,11 +24,8 @@ export type KeyMetaInput = NonNullable<CreateKeyInput["meta"]>;
 /** How credits refill, or "none". */
 export type RefillChoice = "none" | "daily" | "monthly";
 
-// The server's bounds (schemas/key-policy.ts), mirrored so the form answers before a round trip.
-const PERMISSION = /^[a-z0-9_.:*-]{1,64}$/;
-const MAX_PERMISSIONS = 50;
-const MAX_CREDITS = 1_000_000_000;
-const MAX_META_BYTES = 1024;
+// The form checks each field with the server's own schemas (@keyport/server/schemas), so it answers
+// before a round trip and cannot drift from what the server accepts; the words are the dashboard's.
 
 /** The key dialogs' fields, as the inputs hold them (text). */
 export interface KeyFields {
@@ -62,12 +71,20 @@ export function keyFieldsFrom(key: ApiKey): KeyFields {
   };
 }
 
-/** A name: trimmed, 1-64 characters (the server refuses invisible characters and says which). */
+/**
+ * A name as the server's `keyName` reads it: trimmed, 1 to `MAX_KEY_NAME_LENGTH` characters, no control
+ * or invisible character (the message names the one found).
+ */
 export function parseName(text: string): Parsed<string> {
   const name = text.trim();
   if (name === "") return { ok: false, message: "Give the key a name." };
-  if (name.length > 64) return { ok: false, message: "The name is at most 64 characters." };
-  return { ok: true, value: name };
+  if (name.length > MAX_KEY_NAME_LENGTH) {
+    return { ok: false, message: `The name is at most ${MAX_KEY_NAME_LENGTH} characters.` };
+  }
+  const parsed = keyName.safeParse(name);
+  if (!parsed.success)
+    return { ok: false, message: `The name ${parsed.error.issues[0]?.message ?? "is not valid"}.` };
+  return { ok: true, value: parsed.data };
 }
 
 /** An expiry from a `datetime-local` value: "" is none (null); otherwise a date after `now`. */
@@ -81,16 +98,16 @@ export function parseExpiry(text: string, now: Date): Parsed<Date | null> {
 
 /**
  * Permissions from free text: split on commas and white space, duplicates dropped, order kept; each
- * 1-64 characters of a-z, 0-9, _ . : * - and at most 50.
+ * a `permission` as the server reads it, and at most `MAX_PERMISSIONS` of them.
  * @example parsePermissions("prices:read, keys.*") // { ok: true, value: ["prices:read", "keys.*"] }
  */
 export function parsePermissions(text: string): Parsed<string[]> {
   const list = [...new Set(text.split(/[\s,]+/).filter((item) => item !== ""))];
-  const bad = list.find((item) => !PERMISSION.test(item));
+  const bad = list.find((item) => !permission.safeParse(item).success);
   if (bad !== undefined) {
     return {
       ok: false,
-      message: `“${bad.slice(0, 70)}” is not a permission: use 1-64 characters of a-z, 0-9, _ . : * -.`,
+      message: `“${bad.slice(0, 70)}” is not a permission: use 1-${MAX_PERMISSION_LENGTH} characters of a-z, 0-9, _ . : * -.`,
     };
   }
   if (list.length > MAX_PERMISSIONS) {
@@ -103,8 +120,8 @@ export function parsePermissions(text: string): Parsed<string[]> {
 }
 
 /**
- * Credits from the form: no balance and no refill is an unmetered key (null). A balance is 0 to one
- * billion; a refill needs an amount from 1 to one billion.
+ * Credits from the form: no balance and no refill is an unmetered key (null). A balance is 0 to
+ * `MAX_CREDITS`; a refill needs an amount from 1 to `MAX_CREDITS` (the server's `creditsInput`).
  */
 export function parseCredits(
   fields: Pick<KeyFields, "creditsRemaining" | "refill" | "refillAmount">,
@@ -112,13 +129,16 @@ export function parseCredits(
   const remainingText = fields.creditsRemaining.trim();
   if (remainingText === "" && fields.refill === "none") return { ok: true, value: null };
   const remaining = wholeNumber(remainingText);
-  if (remaining === null || remaining > MAX_CREDITS) {
-    return { ok: false, message: "Credits are a whole number from 0 to 1,000,000,000." };
+  if (remaining === null || !creditsInput.shape.remaining.safeParse(remaining).success) {
+    return { ok: false, message: `Credits are a whole number from 0 to ${formatCount(MAX_CREDITS)}.` };
   }
   if (fields.refill === "none") return { ok: true, value: { remaining, refill: null } };
   const amount = wholeNumber(fields.refillAmount);
-  if (amount === null || amount < 1 || amount > MAX_CREDITS) {
-    return { ok: false, message: "The refill amount is a whole number from 1 to 1,000,000,000." };
+  if (amount === null || !creditsRefill.shape.amount.safeParse(amount).success) {
+    return {
+      ok: false,
+      message: `The refill amount is a whole number from 1 to ${formatCount(MAX_CREDITS)}.`,
+    };
   }
   return { ok: true, value: { remaining, refill: { interval: fields.refill, amount } } };
 }
@@ -135,7 +155,7 @@ export function parseMeta(text: string): Parsed<KeyMetaInput | null> {
   if (!isJsonObject(value)) {
     return { ok: false, message: 'The metadata must be a JSON object, like {"customerId": "cus_123"}.' };
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+  const bytes = jsonBytes(value);
   if (bytes > MAX_META_BYTES) {
     return {
       ok: false,

@@ -1,3 +1,4 @@
+import { MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { describeError } from "../../lib/errors";
@@ -80,7 +81,7 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
             type="number"
             inputMode="numeric"
             min={1}
-            max={86_400}
+            max={MAX_RATE_LIMIT_WINDOW_SECONDS}
             value={windowSeconds}
             onChange={(event) => setWindowSeconds(event.currentTarget.value)}
           />

@@ -1,3 +1,4 @@
+import { MAX_PAGE_LIMIT } from "@keyport/server/schemas";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { trpc } from "../../lib/trpc";
@@ -16,7 +17,7 @@ export function UsageView({ wallet }: { wallet: string }) {
     ...trpc.usage.get.queryOptions(usageQueryInput(wallet, rangeId, anchor, keyId)),
     placeholderData: keepPreviousData,
   });
-  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: 100 }));
+  const keys = useQuery(trpc.keys.list.queryOptions({ wallet, status: "all", limit: MAX_PAGE_LIMIT }));
 
   return (
     <section aria-labelledby="usage-title">

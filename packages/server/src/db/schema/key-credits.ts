@@ -4,7 +4,7 @@ import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 /**
  * A credit balance (docs/verifying-keys.md#key-policies). Keys point at it through `api_keys.credits_id`; a roll points the new
  * key at the same row, so the old key draws on that one balance during its grace period. Spending
- * is one conditional `UPDATE ... WHERE remaining >= cost RETURNING` (verify/credits.ts); a refill
+ * is one conditional `UPDATE ... WHERE remaining >= cost RETURNING` (verify/credits-store.ts); a refill
  * sets `remaining` to `refill_amount` on the first spend or read after a UTC day or month starts,
  * so no cron is needed.
  */

@@ -1,5 +1,5 @@
 import type { RawQuery } from "../db/raw.js";
-import type { CreditsRefill } from "../schemas/key-policy.js";
+import { nextRefill, utcDayStart, utcMonthStart } from "../keys/refill-period.js";
 
 /** What a spend or a read of a credit balance answers. */
 export interface CreditsResult {
@@ -17,31 +17,6 @@ export interface CreditsStore {
   spend(creditsId: string, cost: number, atMs: number): Promise<CreditsResult>;
   /** Reads the balance at `atMs` (a refill due counts) and whether it holds `cost`, spending nothing. */
   read(creditsId: string, cost: number, atMs: number): Promise<CreditsResult>;
-}
-
-/** Start of the UTC day holding `ms`. */
-export function utcDayStart(ms: number): Date {
-  const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
-/** Start of the UTC month holding `ms`. */
-export function utcMonthStart(ms: number): Date {
-  const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-}
-
-/** Start of the refill period after the one holding `ms`: the next UTC day or month. */
-export function nextRefill(interval: CreditsRefill["interval"], ms: number): Date {
-  const d = new Date(ms);
-  return interval === "daily"
-    ? new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1))
-    : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
-}
-
-/** Start of the refill period holding `ms`: the UTC day or month. */
-export function refillPeriodStart(interval: CreditsRefill["interval"], ms: number): Date {
-  return interval === "daily" ? utcDayStart(ms) : utcMonthStart(ms);
 }
 
 /**

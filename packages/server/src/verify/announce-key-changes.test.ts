@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite } from "../../test/support/databases.js";
 import type { Database } from "../db/database.js";
+import { createKeyChanges } from "./announce-key-changes.js";
 import { createKeyCache } from "./cache.js";
 import { createInvalidationBus, type Invalidation } from "./invalidation.js";
-import { createKeyChanges } from "./key-changes.js";
-import type { KeyRecord } from "./record.js";
+import type { KeyRecord } from "./key-record.js";
 
 const record = (id: string): KeyRecord => ({
   id,

@@ -1,7 +1,8 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { keyEvents } from "../db/schema/index.js";
-import type { EventChanges, KeyEventAction } from "./changes.js";
+import type { KeyEventAction } from "../schemas/key-event.js";
+import type { EventChanges } from "./changes.js";
 
 /** One audit event to record: who (wallet), which key (null for sessions), what, when, what changed. */
 export interface NewKeyEvent {

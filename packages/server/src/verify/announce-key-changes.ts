@@ -1,10 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/database.js";
+import type { Db, Tx } from "../db/database.js";
 import type { KeyCache } from "./cache.js";
 import { INVALIDATION_CHANNEL, WALLET_PAYLOAD_PREFIX } from "./invalidation.js";
-
-/** A drizzle transaction, as `Db.transaction` hands it to its callback. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Marks a key as changed inside the running transaction. */
 export type KeyChanged = (keyId: string) => Promise<void>;

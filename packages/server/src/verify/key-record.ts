@@ -19,16 +19,3 @@ export interface KeyRecord {
   /** The credit balance this key spends (shared with the key it was rolled from or to); null: not metered. */
   creditsId: string | null;
 }
-
-/** The codes of API.md's `Verification`. */
-export const VERIFICATION_CODES = [
-  "VALID",
-  "NOT_FOUND",
-  "REVOKED",
-  "EXPIRED",
-  "INSUFFICIENT_PERMISSIONS",
-  "USAGE_EXCEEDED",
-  "RATE_LIMITED",
-] as const;
-
-export type VerificationCode = (typeof VERIFICATION_CODES)[number];

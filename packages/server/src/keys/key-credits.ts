@@ -1,9 +1,8 @@
 import { inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/database.js";
+import type { Db, Tx } from "../db/database.js";
 import { type ApiKeyRow, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
 import type { Credits, CreditsInput } from "../schemas/key-policy.js";
-import { refillPeriodStart } from "../verify/credits.js";
-import type { Tx } from "../verify/key-changes.js";
+import { refillPeriodStart } from "./refill-period.js";
 
 /** A key's credits by `credits_id`, for the rows that have any: one query, none when no row has credits. */
 export async function loadCredits(

@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
-import { apiKeys, walletLimits } from "../db/schema/index.js";
 import type { Env } from "../env.js";
+import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import { errorSummary } from "../logger.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
@@ -14,9 +13,8 @@ import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
-import { createCreditsStore } from "./credits.js";
+import { createCreditsStore } from "./credits-store.js";
 import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
-import type { KeyRecord } from "./record.js";
 import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 
 /** Everything the hot path runs on, built once per process. */
@@ -29,39 +27,6 @@ export interface VerificationServices {
   usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
   /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
   shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
-}
-
-/** Reads the cached projection of a key by its secret's hash, with its wallet's limit (one query). */
-async function loadKeyByHash(database: Database, hash: string): Promise<KeyRecord | null> {
-  const [row] = await database.db
-    .select({
-      id: apiKeys.id,
-      wallet: apiKeys.wallet,
-      name: apiKeys.name,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      limit: apiKeys.rateLimitLimit,
-      windowSeconds: apiKeys.rateLimitWindowSeconds,
-      walletLimit: walletLimits.rateLimitLimit,
-      walletWindowSeconds: walletLimits.rateLimitWindowSeconds,
-      permissions: apiKeys.permissions,
-      meta: apiKeys.meta,
-      creditsId: apiKeys.creditsId,
-    })
-    .from(apiKeys)
-    .leftJoin(walletLimits, eq(walletLimits.wallet, apiKeys.wallet))
-    .where(eq(apiKeys.hash, hash))
-    .limit(1);
-  if (!row) return null;
-  const { limit, windowSeconds, walletLimit, walletWindowSeconds, ...rest } = row;
-  return {
-    ...rest,
-    rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null,
-    walletRateLimit:
-      walletLimit !== null && walletWindowSeconds !== null
-        ? { limit: walletLimit, windowSeconds: walletWindowSeconds }
-        : null,
-  };
 }
 
 const NO_USAGE: VerificationServices["usage"] = {
@@ -110,7 +75,7 @@ export async function createVerificationServices(
   const verifier = createKeyVerifier({
     isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
     hashKey,
-    loadKeyByHash: (hash) => loadKeyByHash(database, hash),
+    loadKeyByHash: (hash) => loadKeyByHash(database.db, hash),
     cache,
     rateLimiter,
     credits: createCreditsStore(rawQuery),

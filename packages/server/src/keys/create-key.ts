@@ -1,0 +1,72 @@
+import type { Driver } from "../db/database.js";
+import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
+import { keyCreatedChanges } from "../events/changes.js";
+import type { RateLimit } from "../schemas/api-key.js";
+import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import { newKeyId } from "./id.js";
+import { insertUnderCap } from "./insert-under-cap.js";
+import { creditsValues } from "./key-credits.js";
+import { newKey } from "./secret.js";
+
+export interface CreateKeyParams {
+  wallet: string;
+  name: string;
+  expiresAt: Date | null;
+  rateLimit: RateLimit | null;
+  permissions: string[];
+  credits: CreditsInput | null;
+  meta: KeyMeta | null;
+  prefix: string;
+  maxActiveKeys: number;
+  now: Date;
+}
+
+/**
+ * Inserts a key, with its credit balance and its `key.created` event, unless the wallet already
+ * holds `maxActiveKeys` active ones. The cap check and the inserts are one statement that holds the
+ * wallet's `wallet_active_keys` row (see insert-under-cap.ts), so concurrent creates cannot
+ * overshoot and a refused create records nothing. The row returned is the one inserted.
+ */
+export async function createKey(driver: Driver, params: CreateKeyParams) {
+  const secret = newKey(params.prefix);
+  const id = newKeyId();
+  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
+  const balance: KeyCreditsRow | undefined =
+    params.credits === null ? undefined : { id, ...creditsValues(params.credits, now) };
+  const inserted = await insertUnderCap(driver, {
+    id,
+    wallet,
+    name,
+    hash: secret.hash,
+    start: secret.start,
+    now: now.toISOString(),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    rateLimitLimit: rateLimit?.limit ?? null,
+    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    permissions: JSON.stringify(permissions),
+    meta: meta === null ? null : JSON.stringify(meta),
+    credits:
+      balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
+    changes: JSON.stringify(keyCreatedChanges(params)),
+    maxActiveKeys: params.maxActiveKeys,
+  });
+  if (!inserted) return { ok: false as const };
+  const row: ApiKeyRow = {
+    id,
+    wallet,
+    name,
+    hash: secret.hash,
+    start: secret.start,
+    createdAt: now,
+    expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+    rateLimitLimit: rateLimit?.limit ?? null,
+    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rolledFrom: null,
+    permissions,
+    meta,
+    creditsId: balance === undefined ? null : id,
+  };
+  return { ok: true as const, key: secret.key, row, credits: balance };
+}

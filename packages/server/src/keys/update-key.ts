@@ -1,0 +1,86 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { apiKeys, type KeyCreditsRow } from "../db/schema/index.js";
+import { keyUpdatedChanges } from "../events/changes.js";
+import { recordEvent } from "../events/record-event.js";
+import type { UpdateKeyInput } from "../schemas/api-key.js";
+import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { loadCredits, upsertCredits } from "./key-credits.js";
+import { countActiveKeys, lockWallet, setActiveBound } from "./wallet-lock.js";
+
+export interface UpdateKeyParams {
+  wallet: string;
+  /** The PATCH body: an absent field is unchanged, `null` clears it. */
+  patch: Omit<UpdateKeyInput, "id">;
+  id: string;
+  /** MAX_ACTIVE_KEYS_PER_WALLET: giving an expired key a future expiry makes it active again. */
+  maxActiveKeys: number;
+  now: Date;
+}
+
+/**
+ * Changes a key's name, rate limit, expiry, permissions, credits or meta (docs/decisions.md, Key policies):
+ * absent fields stay, `null` clears, `meta` is replaced whole. A revoked key is `revoked`; moving
+ * an expired key's expiry into the future (or clearing it) re-activates the key, which then needs
+ * room under the cap, counted under the wallet lock as create does. Credits set on a key that
+ * already has a balance (its own or one shared through a roll) change that balance. The change,
+ * its `key.updated` event and the NOTIFY that makes every instance reload the key commit together.
+ */
+export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyParams) {
+  const { patch, now } = params;
+  return changes.transaction(db, async (tx, keyChanged) => {
+    const reactivates = patch.expiresAt !== undefined && (patch.expiresAt === null || patch.expiresAt > now);
+    // The wallet lock before the row lock, in every path that takes both, so none can deadlock.
+    if (reactivates) await lockWallet(tx, params.wallet);
+    const [old] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, params.id), eq(apiKeys.wallet, params.wallet)))
+      .for("update");
+    if (!old) return { ok: false as const, reason: "not_found" as const };
+    if (old.revokedAt !== null && old.revokedAt <= now)
+      return { ok: false as const, reason: "revoked" as const };
+    const wasExpired = old.expiresAt !== null && old.expiresAt <= now;
+    if (reactivates && wasExpired) {
+      const active = await countActiveKeys(tx, params.wallet, now);
+      if (active >= params.maxActiveKeys) return { ok: false as const, reason: "cap" as const };
+      await setActiveBound(tx, params.wallet, active + 1);
+    }
+    let creditsId = old.creditsId;
+    let balance: KeyCreditsRow | undefined;
+    if (patch.credits === null) creditsId = null;
+    else if (patch.credits !== undefined) {
+      balance = await upsertCredits(tx, old.creditsId ?? old.id, patch.credits, now);
+      creditsId = balance.id;
+    }
+    const [row] = await tx
+      .update(apiKeys)
+      .set({
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt }),
+        ...(patch.rateLimit === undefined
+          ? {}
+          : {
+              rateLimitLimit: patch.rateLimit?.limit ?? null,
+              rateLimitWindowSeconds: patch.rateLimit?.windowSeconds ?? null,
+            }),
+        ...(patch.permissions === undefined ? {} : { permissions: patch.permissions }),
+        ...(patch.meta === undefined ? {} : { meta: patch.meta }),
+        creditsId,
+      })
+      .where(eq(apiKeys.id, old.id))
+      .returning();
+    if (!row) throw new Error("update returned no row");
+    if (balance === undefined && row.creditsId !== null)
+      balance = (await loadCredits(tx, [row])).get(row.creditsId);
+    await recordEvent(tx, {
+      wallet: row.wallet,
+      keyId: row.id,
+      action: "key.updated",
+      at: now,
+      changes: keyUpdatedChanges(patch),
+    });
+    await keyChanged(row.id);
+    return { ok: true as const, row, credits: balance };
+  });
+}

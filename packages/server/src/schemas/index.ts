@@ -1,0 +1,92 @@
+// The API's zod schemas and their bounds, for the server and for clients that validate before a round
+// trip (the dashboard's forms). Browser-safe: these files import zod and viem only (browser-safe.test.ts).
+
+export {
+  type ApiKey,
+  type ApiKeyStatus,
+  apiKey,
+  apiKeyStatus,
+  createKeyInput,
+  createKeyOutput,
+  listKeysInput,
+  listKeysOutput,
+  MAX_RATE_LIMIT,
+  MAX_RATE_LIMIT_WINDOW_SECONDS,
+  type RateLimit,
+  rateLimit,
+  revokeKeyInput,
+  revokeKeyOutput,
+  rollKeyInput,
+  rollKeyOutput,
+  type UpdateKeyInput,
+  updateKeyInput,
+  updateKeyOutput,
+} from "./api-key.js";
+// Sign-in.
+export { logoutOutput, nonceOutput, sessionOutput, verifyInput, verifyOutput } from "./auth.js";
+// Common shapes.
+export {
+  KEY_ID_PATTERN,
+  keyId,
+  MAX_PAGE_LIMIT,
+  nextCursor,
+  noInput,
+  pageCursor,
+  pageLimit,
+  timestamp,
+  timestampInput,
+  wallet,
+  walletInput,
+} from "./common.js";
+// Errors.
+export { type ErrorEnvelope, errorEnvelope } from "./error.js";
+// Audit events.
+export {
+  KEY_EVENT_ACTIONS,
+  type KeyEvent,
+  type KeyEventAction,
+  keyEvent,
+  keyEventAction,
+  listEventsInput,
+  listEventsOutput,
+} from "./key-event.js";
+// Keys.
+export { keyName, MAX_KEY_NAME_LENGTH } from "./key-name.js";
+export {
+  type Credits,
+  type CreditsInput,
+  type CreditsRefill,
+  cost,
+  credits,
+  creditsInput,
+  creditsRefill,
+  jsonBytes,
+  type KeyMeta,
+  MAX_CREDITS,
+  MAX_META_BYTES,
+  MAX_PERMISSION_LENGTH,
+  MAX_PERMISSIONS,
+  meta,
+  permission,
+  permissions,
+} from "./key-policy.js";
+// Usage.
+export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
+// Verification.
+export {
+  MAX_VERIFY_KEY_LENGTH,
+  VERIFICATION_CODES,
+  type Verification,
+  type VerificationCode,
+  type VerifyKeyInput,
+  verification,
+  verificationRateLimit,
+  verifyKeyInput,
+} from "./verification.js";
+// Wallets' limits.
+export {
+  getWalletLimitsInput,
+  setWalletLimitsInput,
+  type WalletLimits,
+  walletLimits,
+} from "./wallet-limits.js";
