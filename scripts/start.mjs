@@ -168,7 +168,11 @@ function command(service) {
 /** Copies a child's stream line by line, each line formatted and prefixed with the service's name. */
 function prefixLines(stream, label, out) {
   createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-    out.write(formatLine(line).map((part) => `${label} ${part}\n`).join(""));
+    out.write(
+      formatLine(line)
+        .map((part) => `${label} ${part}\n`)
+        .join(""),
+    );
   });
 }
 

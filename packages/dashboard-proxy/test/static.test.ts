@@ -168,9 +168,7 @@ describe("GET /api/meta", () => {
     });
     try {
       expect(JSON.parse((await moved.call("/api/meta")).text).serverUrl).toBe("http://127.0.0.1:4100");
-      expect(JSON.parse((await published.call("/api/meta")).text).serverUrl).toBe(
-        "https://keys.example.com",
-      );
+      expect(JSON.parse((await published.call("/api/meta")).text).serverUrl).toBe("https://keys.example.com");
     } finally {
       await moved.close();
       await published.close();

@@ -43,7 +43,10 @@ describe("/docs", () => {
     expect(html).not.toMatch(THIRD_PARTY);
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     const configuration = /data-configuration="([^"]*)"/.exec(html)?.[1]?.replaceAll("&quot;", '"');
-    expect(JSON.parse(configuration ?? "null")).toMatchObject({ url: "/openapi.json", withDefaultFonts: false });
+    expect(JSON.parse(configuration ?? "null")).toMatchObject({
+      url: "/openapi.json",
+      withDefaultFonts: false,
+    });
   });
 
   it("turns off the reference's cloud features (Ask AI, MCP, the client link, the share and deploy toolbar, telemetry)", async () => {

@@ -61,7 +61,10 @@ describe("pnpm pack:public", () => {
       expect(targets.length, tarball).toBeGreaterThan(0);
       for (const target of targets) expect(files, `${tarball}: ${target}`).toContain(target);
       expect(files).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "LICENSE", "package.json"]));
-      expect(files.filter((file) => /^(src|test)\//.test(file) || /\.test\./.test(file)), tarball).toEqual([]);
+      expect(
+        files.filter((file) => /^(src|test)\//.test(file) || /\.test\./.test(file)),
+        tarball,
+      ).toEqual([]);
       expect(JSON.stringify(manifest.exports), tarball).not.toContain("./src/");
     }
   });

@@ -67,9 +67,9 @@ export function SecretReveal({
           </section>
           <p className="hint">
             baseUrl is your Keyport server. @keyport/verify is not on npm yet: in a Keyport checkout,{" "}
-            <code>pnpm pack:public</code> writes its tarball to <code>packed/</code>, then{" "}
-            <code>npm install /path/to/keyport/packed/keyport-verify-*.tgz</code>. More in the
-            repository&apos;s docs/backend.md.
+            <kbd>pnpm pack:public</kbd> writes its tarball to <kbd>packed/</kbd>, then{" "}
+            <kbd>npm install /path/to/keyport/packed/keyport-verify-*.tgz</kbd>. More in the repository&apos;s
+            docs/backend.md.
           </p>
           <p role="status" className="status">
             {exampleCopied === "yes"
