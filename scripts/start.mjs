@@ -3,8 +3,9 @@
 // dashboard. Each package also starts alone (`pnpm --filter <package> start`, which honours PORT and
 // HOST); this script only builds them once, chooses their ports, data folder and the settings that
 // join them (the proxy's KEYPORT_URL and PUBLIC_ORIGIN, the server's SIWE_DOMAINS, each unless set),
-// and runs them as one program: output prefixed per service, Ctrl-C or SIGTERM forwarded to all, exit
-// 0 after a clean stop, non-zero when a service dies. The package.json scripts `exec` it, so no shell
+// and runs them as one program: output prefixed per service (their JSON log lines printed readably by
+// pino-pretty on a terminal, unless LOG_FORMAT=json), Ctrl-C or SIGTERM forwarded to all, exit 0 after
+// a clean stop, non-zero when a service dies. The package.json scripts `exec` it, so no shell
 // sits between pnpm and this process to fail on Ctrl-C.
 // Usage: node scripts/start.mjs [--dev]   (--dev: reload on change with `tsx watch`, no build, and
 // the dashboard from Vite's dev server on VITE_PORT, default 5173, proxying /api and /trpc)
@@ -40,6 +41,38 @@ function healthUrl(host, port) {
   return `${urlFor(host, port)}/healthz`;
 }
 
+/**
+ * How the services' log lines are printed: `pretty` (pino-pretty, one readable line each) or `json`
+ * (as the services write them, for a collector). LOG_FORMAT chooses; unset, pretty on a terminal only.
+ */
+function logFormat() {
+  const raw = process.env.LOG_FORMAT?.trim() || (process.stdout.isTTY ? "pretty" : "json");
+  if (raw !== "pretty" && raw !== "json") {
+    process.stderr.write(`keyport: LOG_FORMAT must be pretty or json (got "${raw}")\n`);
+    process.exit(1);
+  }
+  return raw;
+}
+
+/**
+ * Turns one output line into the lines to print: a pino JSON line through pino-pretty's
+ * `prettyFactory` (time, level, message, then the fields on one line; an error's stack below it),
+ * anything else (Vite, a crash trace) as it is.
+ */
+async function lineFormatter(format) {
+  if (format === "json") return (line) => [line];
+  const { prettyFactory, isColorSupported } = (await import("pino-pretty")).default;
+  const pretty = prettyFactory({
+    colorize: process.stdout.isTTY === true && isColorSupported,
+    translateTime: "SYS:HH:MM:ss.l",
+    // The prefix names the service already.
+    ignore: "pid,hostname,service",
+    singleLine: true,
+  });
+  return (line) => (line.startsWith('{"level":') ? pretty(line).replace(/\n$/, "").split("\n") : [line]);
+}
+
+const formatLine = await lineFormatter(logFormat());
 const serverPort = portSetting("SERVER_PORT", 3000);
 const dashboardPort = portSetting("DASHBOARD_PORT", 3001);
 const vitePort = DEV ? portSetting("VITE_PORT", 5173) : undefined;
@@ -132,10 +165,14 @@ function command(service) {
   return [fileURLToPath(import.meta.resolve("tsx/cli")), "watch", "src/main.ts"];
 }
 
-/** Copies a child's stream line by line, each line prefixed with the service's name. */
+/** Copies a child's stream line by line, each line formatted and prefixed with the service's name. */
 function prefixLines(stream, label, out) {
   createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-    out.write(`${label} ${line}\n`);
+    out.write(
+      formatLine(line)
+        .map((part) => `${label} ${part}\n`)
+        .join(""),
+    );
   });
 }
 

@@ -3,10 +3,11 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): the packed tarball installed into projects
- * outside the workspace (the package alone, and with each framework alone), type-checked and run.
+ * outside the workspace (the package alone, and with each framework alone), type-checked and run; and
+ * what `pnpm pack:public` packs for both published packages.
  * `pnpm test` keeps the tests against the real server and the type tests.
  */
-export const slowTests = ["test/consumer.test.ts"];
+export const slowTests = ["test/consumer.test.ts", "test/pack-public.test.ts"];
 
 /** Settings both tiers share. */
 export const shared = {

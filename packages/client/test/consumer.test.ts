@@ -64,11 +64,11 @@ describe("a project outside the workspace using the packed client", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("ships dist, its README and LICENSE, with exports for types and import and no workspace package", async () => {
+  it("ships dist, its README, CHANGELOG and LICENSE, with exports for types and import and no workspace package", async () => {
     const manifest = await readManifest(installed("@keyport/client/package.json"));
     expect(manifest).toMatchObject({
       exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
-      files: ["dist", "README.md", "LICENSE"],
+      files: ["dist", "README.md", "CHANGELOG.md", "LICENSE"],
     });
     const text = JSON.stringify(manifest);
     expect(text).not.toContain("workspace:");

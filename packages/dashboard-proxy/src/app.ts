@@ -140,7 +140,11 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   // A real route, registered first: the dashboard's HTML fallback can never answer it.
   app.get(METRICS_PATH, createMetricsEndpoint(metrics.registry, env.METRICS_TOKEN));
   app.get("/healthz", () => Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }));
-  registerMetaRoute(app, { coingeckoPlan: env.COINGECKO_PLAN, chat: env.AGENT_URL !== undefined });
+  registerMetaRoute(app, {
+    coingeckoPlan: env.COINGECKO_PLAN,
+    chat: env.AGENT_URL !== undefined,
+    serverUrl: env.KEYPORT_PUBLIC_URL,
+  });
   registerSessionRoutes(app, { keyport, cookies, sessions, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 

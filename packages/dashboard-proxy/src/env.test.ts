@@ -16,6 +16,7 @@ describe("parseEnv", () => {
       LOG_LEVEL: "info",
       TRUSTED_PROXIES: ["127.0.0.1", "::1"],
       KEYPORT_URL: "http://127.0.0.1:3000",
+      KEYPORT_PUBLIC_URL: "http://127.0.0.1:3000",
       KEYPORT_TIMEOUT_MS: 10_000,
       PUBLIC_ORIGIN: "http://localhost:3001",
     });
@@ -92,6 +93,7 @@ describe("parseEnv", () => {
     [{ TRUSTED_PROXIES: "proxy.local" }, "TRUSTED_PROXIES"],
     [{ PUBLIC_ORIGIN: "https://keys.example/app" }, "PUBLIC_ORIGIN"],
     [{ KEYPORT_URL: "ftp://server" }, "KEYPORT_URL"],
+    [{ KEYPORT_PUBLIC_URL: "keys.example.com" }, "KEYPORT_PUBLIC_URL"],
     [{ KEYPORT_TIMEOUT_MS: "50" }, "KEYPORT_TIMEOUT_MS"],
   ])("refuses %o, naming %s", (source, name) => {
     expect(() => parseEnv(source)).toThrow(EnvError);

@@ -135,6 +135,8 @@ export const envSchema = z
     TRUST_PROXY: optionalString,
     /** The Keyport server the `/trpc` forward and the session routes call. */
     KEYPORT_URL: httpUrl.pipe(z.string().default("http://127.0.0.1:3000")),
+    /** The Keyport server's URL as your backends reach it, shown in the dashboard's new-key example; unset: KEYPORT_URL. */
+    KEYPORT_PUBLIC_URL: httpUrl,
     KEYPORT_TIMEOUT_MS: boundedInt(100, 120_000, 10_000),
     /** The origin browsers load the dashboard from; unset: `http://localhost:<PORT>`. */
     PUBLIC_ORIGIN: optionalString,
@@ -159,6 +161,7 @@ export const envSchema = z
     return {
       ...settings,
       KEYPORT_URL: env.KEYPORT_URL.replace(/\/+$/, ""),
+      KEYPORT_PUBLIC_URL: (env.KEYPORT_PUBLIC_URL ?? env.KEYPORT_URL).replace(/\/+$/, ""),
       PUBLIC_ORIGIN: (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
       DASHBOARD_DIR: env.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       COINGECKO_BASE_URL: (env.COINGECKO_BASE_URL ?? plan.baseUrl).replace(/\/+$/, ""),

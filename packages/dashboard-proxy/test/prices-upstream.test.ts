@@ -256,6 +256,16 @@ describe("the start-up check", () => {
     expect(logsAt(lines, 40)[0]).toMatchObject({ setting: "COINGECKO_BASE_URL" });
   });
 
+  it("says CoinGecko is not reachable (DNS) when the host name does not resolve, naming no setting", async () => {
+    const { app, lines } = appFor({ COINGECKO_BASE_URL: "http://keyport-nowhere.invalid/api/v3" });
+    const result = await runStartupCheck(app);
+    expect(result).toMatchObject({ ok: false, failure: { kind: "bad_gateway" }, setting: undefined });
+    const [warning] = logsAt(lines, 40);
+    expect(String(warning?.msg)).toContain("CoinGecko is not reachable (DNS");
+    expect(String(warning?.msg)).not.toMatch(/COINGECKO_[A-Z_]+/);
+    expect(warning).not.toHaveProperty("setting");
+  });
+
   it("gives up after its timeout when CoinGecko is slow", async () => {
     demo.behave({ kind: "slow", delayMs: 10_000 });
     const { app } = appFor({});

@@ -146,16 +146,32 @@ describe("GET /api/meta", () => {
   it("tells the page the CoinGecko plan and whether chat is configured, uncached", async () => {
     const meta = await proxy.call("/api/meta");
     expect(meta.status).toBe(200);
-    expect(JSON.parse(meta.text)).toEqual({ coingeckoPlan: "demo", chat: false });
+    expect(JSON.parse(meta.text)).toMatchObject({ coingeckoPlan: "demo", chat: false });
     expect(meta.headers["cache-control"]).toBe("no-store");
     const withChat = await startProxy({ AGENT_URL: "http://127.0.0.1:9/v1/chat/completions" });
     try {
-      expect(JSON.parse((await withChat.call("/api/meta")).text)).toEqual({
+      expect(JSON.parse((await withChat.call("/api/meta")).text)).toMatchObject({
         coingeckoPlan: "demo",
         chat: true,
       });
     } finally {
       await withChat.close();
+    }
+  });
+
+  it("tells the page the Keyport server's URL for backends: KEYPORT_URL unless KEYPORT_PUBLIC_URL is set", async () => {
+    expect(JSON.parse((await proxy.call("/api/meta")).text).serverUrl).toBe("http://127.0.0.1:3000");
+    const moved = await startProxy({ KEYPORT_URL: "http://127.0.0.1:4100/" });
+    const published = await startProxy({
+      KEYPORT_URL: "http://127.0.0.1:4100",
+      KEYPORT_PUBLIC_URL: "https://keys.example.com/",
+    });
+    try {
+      expect(JSON.parse((await moved.call("/api/meta")).text).serverUrl).toBe("http://127.0.0.1:4100");
+      expect(JSON.parse((await published.call("/api/meta")).text).serverUrl).toBe("https://keys.example.com");
+    } finally {
+      await moved.close();
+      await published.close();
     }
   });
 });

@@ -43,7 +43,24 @@ describe("/docs", () => {
     expect(html).not.toMatch(THIRD_PARTY);
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     const configuration = /data-configuration="([^"]*)"/.exec(html)?.[1]?.replaceAll("&quot;", '"');
-    expect(JSON.parse(configuration ?? "null")).toEqual({ url: "/openapi.json", withDefaultFonts: false });
+    expect(JSON.parse(configuration ?? "null")).toMatchObject({
+      url: "/openapi.json",
+      withDefaultFonts: false,
+    });
+  });
+
+  it("turns off the reference's cloud features (Ask AI, MCP, the client link, the share and deploy toolbar, telemetry)", async () => {
+    const html = await (await fetch(`${baseUrl}/docs`)).text();
+    const configuration = /data-configuration="([^"]*)"/.exec(html)?.[1]?.replaceAll("&quot;", '"');
+    expect(JSON.parse(configuration ?? "null")).toEqual({
+      url: "/openapi.json",
+      withDefaultFonts: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      hideClientButton: true,
+      showDeveloperTools: "never",
+      telemetry: false,
+    });
   });
 
   it("sends a CSP that allows only this origin and no framing, with nosniff", async () => {

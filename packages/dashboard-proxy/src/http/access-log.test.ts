@@ -50,3 +50,15 @@ describe("access log", () => {
     }
   });
 });
+
+describe("access log of /healthz", () => {
+  it("writes a passing check at debug only, and a failing one at info", () => {
+    const atInfo = capture();
+    createAccessLog("info", atInfo)("GET", "/healthz", 200, 1, false);
+    createAccessLog("info", atInfo)("GET", "/healthz", 503, 1, false);
+    expect(atInfo.lines.map((line) => [line.level, line.status])).toEqual([[30, 503]]);
+    const atDebug = capture();
+    createAccessLog("debug", atDebug)("GET", "/healthz", 200, 1, false);
+    expect(atDebug.lines.map((line) => [line.level, line.status])).toEqual([[20, 200]]);
+  });
+});

@@ -12,6 +12,10 @@ export type AccessLog = (
 // pino's numeric levels: the access line is info (30); "silent" and anything above info drop it.
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 const INFO = 30;
+const DEBUG = 20;
+
+/** Polled by the launcher (`pnpm start`) and load balancers: a passing check is logged at debug. */
+const HEALTH_PATH = "/healthz";
 
 /**
  * The access log: the line pino writes for `logger.info({ method, path, status, durationMs }, msg)`
@@ -19,17 +23,20 @@ const INFO = 30;
  * Through pino it was the largest share of a cached hit's CPU (its serializer walks an object per
  * line). Only fields we make ourselves are written (the path goes through JSON.stringify; query
  * strings never), so it needs no redaction. Lines go to `destination` (stdout's buffered writer,
- * shared with pino's loggers, or a test's capture).
- * @example createAccessLog("info", destination)("GET", "/healthz", 200, 1, false)
+ * shared with pino's loggers, or a test's capture). A passing `/healthz` is written at debug.
+ * @example createAccessLog("info", destination)("GET", "/api/meta", 200, 1, false)
  */
 export function createAccessLog(level: string, destination: DestinationStream): AccessLog {
-  if ((LEVELS[level] ?? Number.POSITIVE_INFINITY) > INFO) return () => {};
+  const threshold = LEVELS[level] ?? Number.POSITIVE_INFINITY;
+  if (threshold > INFO) return () => {};
   return (method, path, status, durationMs, aborted) => {
+    const lineLevel = path === HEALTH_PATH && status < 300 && !aborted ? DEBUG : INFO;
+    if (lineLevel < threshold) return;
     // JSON.stringify drops an undefined field, as pino does.
     const duration = durationMs === undefined ? "" : `,"durationMs":${durationMs}`;
     const msg = aborted ? '"request aborted by the client"' : '"request"';
     destination.write(
-      `{"level":30,"time":${Date.now()},"service":"dashboard-proxy","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status}${duration},"msg":${msg}}\n`,
+      `{"level":${lineLevel},"time":${Date.now()},"service":"dashboard-proxy","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status}${duration},"msg":${msg}}\n`,
     );
   };
 }

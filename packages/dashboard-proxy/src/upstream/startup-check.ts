@@ -6,8 +6,16 @@ import type { UpstreamFailure } from "./failure.js";
 /** How long the start-up check waits for CoinGecko's `/ping` (DECISIONS.md, issue 11). */
 export const STARTUP_CHECK_TIMEOUT_MS = 3_000;
 
-/** The check's outcome: CoinGecko took the key on this host, or why not. */
-export type StartupCheckResult = { ok: true } | { ok: false; failure: UpstreamFailure; setting: string };
+/**
+ * The check's outcome: CoinGecko took the key on this host, or why not, with the setting to fix when
+ * one is to blame (none when the host name does not resolve: this machine is offline or its DNS is down).
+ */
+export type StartupCheckResult =
+  | { ok: true }
+  | { ok: false; failure: UpstreamFailure; setting: string | undefined };
+
+/** Error codes of a host name that does not resolve: no such name, or no DNS answer right now. */
+const DNS_FAILURES: ReadonlySet<string> = new Set(["ENOTFOUND", "EAI_AGAIN"]);
 
 interface StartupCheck {
   client: CoinGeckoClient;
@@ -43,6 +51,14 @@ export async function runStartupCheck(
     return { ok: true };
   }
   const failure: UpstreamFailure = timeout.aborted ? { kind: "timeout", detail: "timeout" } : result.failure;
+  if (failure.kind === "bad_gateway" && DNS_FAILURES.has(failure.detail)) {
+    // Offline, or no DNS: no setting is wrong, so none is named (the default host fails the same way).
+    check.logger.warn(
+      { upstream: "coingecko", failure: { kind: failure.kind, detail: failure.detail } },
+      `CoinGecko start-up check failed: CoinGecko is not reachable (DNS: its host name does not resolve, ${failure.detail}); market data will fail until it resolves`,
+    );
+    return { ok: false, failure, setting: undefined };
+  }
   const setting = settingFor(failure);
   check.logger.warn(
     { upstream: "coingecko", setting, failure: { kind: failure.kind, detail: failure.detail } },

@@ -5,13 +5,21 @@ import { fetchJson } from "./http";
 const metaSchema = z.object({
   coingeckoPlan: z.enum(["demo", "pro", "enterprise"]),
   chat: z.boolean(),
+  /** The Keyport server as backends reach it (the proxy's `KEYPORT_PUBLIC_URL`). */
+  serverUrl: z.string(),
 });
 
-/** What the proxy offers: the CoinGecko plan (which chart ranges exist) and whether chat is configured. */
+/**
+ * What the proxy offers: the CoinGecko plan (which chart ranges exist), whether chat is configured,
+ * and the Keyport server's URL for the new-key example.
+ */
 export type Meta = z.output<typeof metaSchema>;
 
-/** Assumed when `/api/meta` cannot be read: the most restrictive plan and no chat. */
-export const FALLBACK_META: Meta = { coingeckoPlan: "demo", chat: false };
+/**
+ * Assumed when `/api/meta` cannot be read: the most restrictive plan, no chat, and the server of
+ * `pnpm start` with its default port.
+ */
+export const FALLBACK_META: Meta = { coingeckoPlan: "demo", chat: false, serverUrl: "http://localhost:3000" };
 
 async function readMeta(): Promise<Meta> {
   try {

@@ -49,14 +49,32 @@ function locateBundle(): { file: string; version: string } {
 }
 
 /**
+ * The reference's configuration (options of `@scalar/api-reference`, read from its
+ * `@scalar/types/api-reference` schema). Everything that would talk to Scalar's cloud is off: it cannot
+ * work offline and would send the document out (docs/decisions.md, "The API reference at /docs").
+ */
+export const DOCS_CONFIGURATION = {
+  url: "/openapi.json",
+  /** Scalar's fonts come from fonts.scalar.com. */
+  withDefaultFonts: false,
+  /** "Ask AI" (Scalar's agent), which sends the document and the question to Scalar. */
+  agent: { disabled: true },
+  /** "Generate MCP", which uploads the document to Scalar's registry. */
+  mcp: { disabled: true },
+  /** The "Open API Client" button, a link to client.scalar.com. */
+  hideClientButton: true,
+  /** The developer toolbar (configure, share, deploy to Scalar), shown on localhost by default. */
+  showDeveloperTools: "never",
+  /** PostHog analytics of the page's use. */
+  telemetry: false,
+} as const;
+
+/**
  * The /docs page: the configuration sits in a data attribute (no inline script, so the CSP needs no
- * 'unsafe-inline' for scripts); `withDefaultFonts: false` keeps the page from loading Scalar's fonts.
+ * 'unsafe-inline' for scripts).
  */
 function docsHtml(version: string): string {
-  const configuration = JSON.stringify({ url: "/openapi.json", withDefaultFonts: false }).replaceAll(
-    '"',
-    "&quot;",
-  );
+  const configuration = JSON.stringify(DOCS_CONFIGURATION).replaceAll('"', "&quot;");
   return `<!doctype html>
 <html lang="en">
   <head>

@@ -31,7 +31,8 @@ export interface RequestHandlerOptions {
  * /docs, then the REST routes; HEAD on a GET route answers as GET without the body (node drops it).
  * A declared body over `MAX_BODY_BYTES` is 413 before a byte is read. Logs one line per request
  * (method, route, status, duration), never a body: at info, except fast routes and unbatched tRPC
- * verify, which log at debug; a client that leaves before its answer is one info line, "request aborted".
+ * verify, which log at debug, and a passing `/healthz`, also at debug; a client that leaves before its
+ * answer is one info line, "request aborted".
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const { services, restRoutes, router, metrics } = options;
@@ -166,7 +167,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       const ended = performance.now();
       routed.then((label) => {
         if (!finished) info(abortLine(method, label, started, ended), ABORTED);
-        else write?.(requestLine(method, label, res.statusCode, started, ended), "request");
+        else if (label === "/healthz" && res.statusCode < 300) {
+          // A passing health check is polled (the launcher, load balancers): debug, not a line a second.
+          debug(requestLine(method, label, res.statusCode, started, ended), "request");
+        } else write?.(requestLine(method, label, res.statusCode, started, ended), "request");
       });
     });
   };

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { describeError } from "../../lib/errors";
+import { useMeta } from "../../lib/meta";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
 import { parseCreateKeyForm } from "./create-key-form";
@@ -14,6 +15,7 @@ import { SecretReveal } from "./SecretReveal";
  */
 export function CreateKeyDialog() {
   const queryClient = useQueryClient();
+  const meta = useMeta();
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(EMPTY_KEY_FIELDS);
   const [formError, setFormError] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export function CreateKeyDialog() {
       </button>
       <Dialog open={open} onClose={close} title={create.data ? "Your new key" : "Create key"}>
         {create.data ? (
-          <SecretReveal secret={create.data.key} onDone={close} showExample />
+          <SecretReveal secret={create.data.key} onDone={close} exampleServerUrl={meta.serverUrl} />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
             <KeyFormFields fields={fields} onChange={setFields} />

@@ -20,17 +20,20 @@ async function copyText(text: string): Promise<CopyState> {
 export function SecretReveal({
   secret,
   onDone,
-  showExample = false,
+  exampleServerUrl,
 }: {
   secret: string;
   onDone: () => void;
-  /** Show how to use the key with `@keyport/verify` (the "key created" dialog). */
-  showExample?: boolean;
+  /**
+   * When set, show how to use the key with `@keyport/verify` against this Keyport server (the "key
+   * created" dialog passes the proxy's `serverUrl`).
+   */
+  exampleServerUrl?: string;
 }) {
   const [copied, setCopied] = useState<CopyState>("no");
   const [exampleCopied, setExampleCopied] = useState<CopyState>("no");
   const exampleTitle = useId();
-  const example = usageExample(secret);
+  const example = exampleServerUrl === undefined ? "" : usageExample(secret, exampleServerUrl);
 
   return (
     <div className="secret">
@@ -45,7 +48,7 @@ export function SecretReveal({
             ? "Copy failed: select the key and copy it by hand."
             : ""}
       </p>
-      {showExample ? (
+      {exampleServerUrl !== undefined ? (
         <section className="example" aria-labelledby={exampleTitle}>
           <div className="example-header">
             <h3 id={exampleTitle}>
@@ -63,7 +66,10 @@ export function SecretReveal({
             <pre>{example}</pre>
           </section>
           <p className="hint">
-            baseUrl is your Keyport server. More in the repository&apos;s docs/backend.md.
+            baseUrl is your Keyport server. @keyport/verify is not on npm yet: in a Keyport checkout,{" "}
+            <kbd>pnpm pack:public</kbd> writes its tarball to <kbd>packed/</kbd>, then{" "}
+            <kbd>npm install /path/to/keyport/packed/keyport-verify-*.tgz</kbd>. More in the repository&apos;s
+            docs/backend.md.
           </p>
           <p role="status" className="status">
             {exampleCopied === "yes"

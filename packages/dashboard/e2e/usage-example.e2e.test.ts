@@ -1,0 +1,44 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
+import { signIn, verifyOverRest } from "./support/flows.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+// The key-created dialog's example points @keyport/verify at the Keyport server the proxy names in
+// /api/meta (KEYPORT_PUBLIC_URL, default its KEYPORT_URL), not at a fixed localhost:3000: here the
+// server listens on a random loopback port.
+describe("the key-created dialog's @keyport/verify example", () => {
+  let stack: Stack;
+  let browser: Browser;
+  let session: Session;
+
+  beforeAll(async () => {
+    stack = await startStack(inject("dashboardDir"));
+    browser = await launchBrowser();
+    session = await openSession(browser, stack.origin);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it("uses the server's URL as baseUrl, with a secret that verifies there, and says how to install the package", async () => {
+    const { page } = session;
+    await page.goto(stack.origin);
+    await signIn(page);
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create key" });
+    await dialog.getByRole("textbox", { name: "Name" }).fill("example key");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    const reveal = page.getByRole("dialog", { name: "Your new key" });
+    const example = reveal.getByRole("region", { name: "Use it with @keyport/verify" });
+    const code = (await example.getByRole("region", { name: "Example code" }).textContent()) ?? "";
+    expect(code).toContain(`keyport({ baseUrl: ${JSON.stringify(stack.serverUrl)} })`);
+    expect(code).not.toContain("localhost:3000");
+    const secret = /Bearer (kp_[0-9A-Za-z]+)/.exec(code)?.[1] ?? "";
+    expect(await verifyOverRest(stack.serverUrl, secret)).toMatchObject({ code: "VALID" });
+    expect(await example.textContent()).toContain("pnpm pack:public");
+    await reveal.getByRole("button", { name: "Done" }).click();
+    expect(session.problems).toEqual(NO_PROBLEMS);
+  });
+});
