@@ -17,6 +17,8 @@ export const slowTests = [
   "test/concurrency.test.ts",
   "test/credits-concurrency.test.ts",
   "test/slow-clients.test.ts",
+  // Migration 0005 over keys made before it: a PGlite from nothing (initdb), not from the migrated template.
+  "test/migration-0005.test.ts",
   // ganache and solc-js: an in-process EVM and a compile take seconds to load.
   "test/contract-wallet.test.ts",
 ];

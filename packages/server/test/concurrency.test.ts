@@ -1,5 +1,5 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody } from "./support/keys.js";
 import { createLoadClient, type LoadClient } from "./support/load.js";

@@ -1,9 +1,9 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sweepExpired } from "../src/auth/expiry-sweep.js";
 import { keyEvents, sessions, siweNonces } from "../src/db/schema/index.js";
 import { hashKey } from "../src/keys/secret.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 import { fetchNonce, signIn } from "./support/siwe.js";

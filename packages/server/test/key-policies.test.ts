@@ -1,5 +1,5 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";

@@ -1,5 +1,5 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 import { signIn } from "./support/siwe.js";

@@ -1,8 +1,8 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppRouter } from "../src/index.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
 import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "./support/siwe.js";

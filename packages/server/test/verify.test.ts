@@ -1,7 +1,7 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey } from "../src/keys/secret.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
 import { request, startTestServer, type TestServer } from "./support/server.js";
