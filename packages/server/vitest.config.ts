@@ -19,7 +19,7 @@ export const slowTests = [
   "test/slow-clients.test.ts",
   // Migration 0005 over keys made before it: a PGlite from nothing (initdb), not from the migrated template.
   "test/migration-0005.test.ts",
-  // ganache and solc-js: an in-process EVM and a compile take seconds to load.
+  // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
 ];
 

@@ -60,7 +60,7 @@ const verify = (baseUrl: string, message: string, signature: Hex) =>
 const refusals = (logs: Record<string, unknown>[], from: number) =>
   logs.slice(from).filter((entry) => entry.msg === "sign-in refused");
 
-describe("contract-wallet sign-in through RPC_URL (ganache, solc-compiled ERC-1271 wallet)", () => {
+describe("contract-wallet sign-in through RPC_URL (anvil, solc-compiled ERC-1271 wallet)", () => {
   let evm: Evm;
   let database: Database;
   let server: LoggedApp;
