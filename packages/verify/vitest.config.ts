@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { serverTestSettings } from "@keyport/test-support/vitest-settings";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -9,17 +9,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 export const slowTests = ["test/consumer.test.ts"];
 
 /** Settings both tiers share. */
-export const shared = {
-  name: "verify",
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-  // @keyport/errors from its source: tests need no build of it (the package bundles it).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
-  // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
-  expect: { poll: { timeout: 10_000, interval: 10 } },
-  // The server's migrated PGlite folder, which startKeyport copies instead of running initdb.
-  globalSetup: ["../server/test/support/pglite-template.ts"],
-};
+export const shared = serverTestSettings("verify", { testTimeout: 60_000, hookTimeout: 120_000 });
 
 export default defineConfig({
   test: {

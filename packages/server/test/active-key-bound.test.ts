@@ -1,11 +1,12 @@
 import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, walletActiveKeys } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 // `wallet_active_keys.at_most` lets a create skip counting the wallet's keys (keys/insert-under-cap.ts).
 // It must never fall below the wallet's active keys, or the cap could be overshot; when it is stale

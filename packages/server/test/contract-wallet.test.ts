@@ -1,4 +1,7 @@
 import { createServer } from "node:net";
+import { request } from "@keyport/test-support/http";
+import { logSink } from "@keyport/test-support/log-sink";
+import { fetchNonce, newAccount } from "@keyport/test-support/siwe";
 import type { Address, Hex } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,9 +11,6 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 import { EVM_CHAIN_ID, type Evm, startEvm } from "./support/evm.js";
-import { logSink } from "./support/log-sink.js";
-import { request } from "./support/server.js";
-import { fetchNonce, newAccount } from "./support/siwe.js";
 
 /** A server with its log lines, parsed. */
 interface LoggedApp {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { count } from "drizzle-orm";
 import { Redis } from "ioredis";
@@ -9,7 +10,7 @@ import { siweNonces } from "../src/db/schema/index.js";
 import { EnvError, parseEnv } from "../src/env.js";
 import type { AppRouter } from "../src/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
