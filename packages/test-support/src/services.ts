@@ -22,7 +22,11 @@ export const LOCAL_SERVICES = {
 export interface ResolveOptions {
   /** The URLs probed when the variables are unset (or empty). */
   local?: { databaseUrl: string; redisUrl: string };
-  /** How long each probe may take; both run at once. */
+  /**
+   * How long each probe may take; both run at once. A service that is down refuses the connection at
+   * once, so the bound only matters for one that is up but slow: on a loaded machine PostgreSQL can take
+   * over half a second to start a backend, and a short bound would skip its suites for no reason.
+   */
   timeoutMs?: number;
 }
 
@@ -37,7 +41,7 @@ export async function resolveTestServices(
   options: ResolveOptions = {},
 ): Promise<TestServices> {
   const local = options.local ?? LOCAL_SERVICES;
-  const timeoutMs = options.timeoutMs ?? 500;
+  const timeoutMs = options.timeoutMs ?? 3_000;
   const [databaseUrl, redisUrl] = await Promise.all([
     env.TEST_DATABASE_URL || ifAnswers(local.databaseUrl, postgresAnswers(local.databaseUrl, timeoutMs)),
     env.TEST_REDIS_URL || ifAnswers(local.redisUrl, redisAnswers(local.redisUrl, timeoutMs)),
