@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { serverTestSettings } from "@keyport/test-support/vitest-settings";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -9,17 +9,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 export const slowTests = ["test/reliability/**/*.test.ts"];
 
 /** Settings both tiers share. */
-export const shared = {
-  name: "dashboard-proxy",
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
-  // @keyport/errors from its source: tests need no build of it (the started servers run its dist).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
-  // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
-  expect: { poll: { timeout: 10_000, interval: 10 } },
-  // The server's migrated PGlite folder: the session and /trpc tests run the real Keyport server on a copy.
-  globalSetup: ["../server/test/support/pglite-template.ts"],
-};
+export const shared = serverTestSettings("dashboard-proxy", { testTimeout: 30_000, hookTimeout: 60_000 });
 
 export default defineConfig({
   test: {

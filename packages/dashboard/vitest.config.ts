@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     name: "dashboard",
     include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
-    environment: "happy-dom",
+    // Most files test plain functions; the few that render a component ask for happy-dom in their first
+    // line (`// @vitest-environment happy-dom`), so the others do not pay for loading a DOM.
+    environment: "node",
   },
 });

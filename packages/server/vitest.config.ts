@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { serverTestSettings } from "@keyport/test-support/vitest-settings";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -17,23 +17,14 @@ export const slowTests = [
   "test/concurrency.test.ts",
   "test/credits-concurrency.test.ts",
   "test/slow-clients.test.ts",
-  // ganache and solc-js: an in-process EVM and a compile take seconds to load.
+  // Migration 0005 over keys made before it: a PGlite from nothing (initdb), not from the migrated template.
+  "test/migration-0005.test.ts",
+  // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
 ];
 
 /** Settings both tiers share. */
-export const shared = {
-  name: "server",
-  // Bounds, not expectations: a test database's start can take tens of seconds on a busy machine.
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
-  // @keyport/errors from its source: tests need no build of it (the started servers run its dist).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
-  // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
-  expect: { poll: { timeout: 10_000, interval: 10 } },
-  // One migrated PGlite folder per run, copied by each test database instead of a new initdb each.
-  globalSetup: ["test/support/pglite-template.ts"],
-};
+export const shared = serverTestSettings("server", { testTimeout: 60_000, hookTimeout: 60_000 });
 
 export default defineConfig({
   test: {

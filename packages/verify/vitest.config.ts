@@ -1,38 +1,23 @@
-import { fileURLToPath } from "node:url";
+import { serverTestSettings } from "@keyport/test-support/vitest-settings";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): the packed tarball installed into projects
  * outside the workspace (the package alone, and with each framework alone), type-checked and run; and
  * what `pnpm pack:public` packs for both published packages.
- * `pnpm test` keeps the tests against the real server and the type tests.
+ * `pnpm test` keeps the tests against the real server.
  */
 export const slowTests = ["test/consumer.test.ts", "test/pack-public.test.ts"];
 
 /** Settings both tiers share. */
-export const shared = {
-  name: "verify",
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-  // @keyport/errors from its source: tests need no build of it (the package bundles it).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
-  // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
-  expect: { poll: { timeout: 10_000, interval: 10 } },
-  // The server's migrated PGlite folder, which startKeyport copies instead of running initdb.
-  globalSetup: ["../server/test/support/pglite-template.ts"],
-};
+export const shared = serverTestSettings("verify", { testTimeout: 60_000, hookTimeout: 120_000 });
 
 export default defineConfig({
   test: {
     ...shared,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...slowTests],
-    typecheck: {
-      enabled: true,
-      include: ["test/**/*.test-d.ts"],
-      tsconfig: "./tsconfig.json",
-      // Type errors in the server's sources are its own to report; these tests judge the package's types.
-      ignoreSourceErrors: true,
-    },
+    // The type tests (test/*.test-d.ts) are checked by `pnpm typecheck` (tsc -p tsconfig.json includes
+    // them), where a failed expectTypeOf is a compile error; vitest would only repeat that work.
   },
 });

@@ -2,9 +2,9 @@ import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findTarball, run, runOk, TSC } from "@keyport/test-support/consumer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { findTarball, run, runOk, TSC } from "./support/consumer.js";
 import {
   consumerPackageJson,
   consumerTsconfig,

@@ -5,6 +5,7 @@ export { ERROR_STATUS, type ErrorCode, type ErrorEnvelope, type ErrorIssue } fro
 // App and settings
 export { type CreateAppOptions, closeApp, createApp } from "./app.js";
 export { type Env, EnvError, type EnvSource, parseEnv } from "./env.js";
+export { type ServeOptions, serveApp } from "./http/serve.js";
 // Routes, for the typed client
 export { DASHBOARD_ROUTES, type DashboardRouteName, type DashboardRoutes } from "./routes/table.js";
 // Chat schemas and types

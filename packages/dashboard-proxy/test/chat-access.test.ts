@@ -1,10 +1,10 @@
+import { type AgentStandIn, openAiChunk, startAgent } from "@keyport/test-support/agent-stand-in";
 import { H3 } from "h3";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { serveApp } from "../src/http/serve.js";
 import { registerChatRoute } from "../src/routes/chat.js";
 import { createAgentClient } from "../src/upstream/agent.js";
-import { type AgentStandIn, openAiChunk, startAgent } from "./support/agent-stand-in.js";
 import { cookieHeader, setCookies } from "./support/cookies.js";
 import { type RunningKeyport, startKeyport } from "./support/keyport-server.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";

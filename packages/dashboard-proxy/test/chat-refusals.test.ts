@@ -1,5 +1,5 @@
+import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const CHAT = "/api/chat";

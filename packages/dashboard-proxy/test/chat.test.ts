@@ -1,6 +1,11 @@
+import {
+  type AgentStandIn,
+  OPENAI_FIRST_REST,
+  openAiChunk,
+  startAgent,
+} from "@keyport/test-support/agent-stand-in";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EnvSource } from "../src/index.js";
-import { type AgentStandIn, OPENAI_FIRST_REST, openAiChunk, startAgent } from "./support/agent-stand-in.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 
 const CHAT = "/api/chat";

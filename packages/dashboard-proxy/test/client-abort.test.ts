@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
+import { type AgentStandIn, OPENAI_FIRST_REST, startAgent } from "@keyport/test-support/agent-stand-in";
+import { parsePrometheus, sampleValue } from "@keyport/test-support/prometheus";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parsePrometheus, sampleValue } from "../../server/test/support/prometheus.js";
-import { type AgentStandIn, OPENAI_FIRST_REST, startAgent } from "./support/agent-stand-in.js";
 import { type KeyportStandIn, startKeyportStandIn } from "./support/keyport-stand-in.js";
 import { AGENT_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 

@@ -1,6 +1,6 @@
+import { sendBytes } from "@keyport/test-support/raw-tcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningProxy, startProxy } from "./support/proxy.js";
-import { sendBytes } from "./support/raw-tcp.js";
 
 // Requests node:http cannot parse never reach h3; they must still get the JSON envelope.
 describe("unparseable requests", () => {

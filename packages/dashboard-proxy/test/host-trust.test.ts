@@ -1,12 +1,12 @@
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
+import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
+import { portOf } from "@keyport/test-support/port";
 import type { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveApp } from "../src/http/serve.js";
 import { createApp, parseEnv } from "../src/index.js";
-import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { type KeyportStandIn, startKeyportStandIn } from "./support/keyport-stand-in.js";
-import { portOf } from "./support/port.js";
 import { AGENT_KEY } from "./support/proxy.js";
 
 // DNS rebinding: a page on evil.example whose name now resolves to the proxy sends requests with

@@ -1,12 +1,7 @@
+import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
+import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  labelValues,
-  parsePrometheus,
-  type Sample,
-  sampleValue,
-} from "../../server/test/support/prometheus.js";
 import { EnvError, parseEnv } from "../src/index.js";
-import { type AgentStandIn, startAgent } from "./support/agent-stand-in.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
 import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 

@@ -1,5 +1,5 @@
+import { parsePrometheus, sampleValue } from "@keyport/test-support/prometheus";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parsePrometheus, sampleValue } from "../../server/test/support/prometheus.js";
 import type { CreateAppOptions, EnvSource } from "../src/index.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
 import { COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";

@@ -1,10 +1,10 @@
 import { Server } from "node:http";
 import { connect } from "node:net";
+import { type AgentStandIn, OPENAI_FIRST_REST, startAgent } from "@keyport/test-support/agent-stand-in";
 import type { serve } from "h3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_TIMEOUTS, type ServeOptions, serveApp } from "../src/http/serve.js";
 import { createApp, parseEnv } from "../src/index.js";
-import { type AgentStandIn, OPENAI_FIRST_REST, startAgent } from "./support/agent-stand-in.js";
 import { AGENT_KEY } from "./support/proxy.js";
 import { trickle } from "./support/slow-client.js";
 

@@ -8,7 +8,10 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 // Running the server in-process.
 export { type App, type CreateAppOptions, createApp } from "./app.js";
+// What createApp's options take, for tests that open the database or capture the log themselves.
+export { createDatabase, type Database } from "./db/database.js";
 export { type Env, parseEnv } from "./env.js";
+export { createLogger } from "./logger.js";
 export type { AppProcedurePath } from "./routers/procedure-paths.js";
 // Schemas: the single source of the API's shapes.
 export {

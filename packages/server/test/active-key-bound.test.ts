@@ -1,21 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import fc from "fast-check";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, walletActiveKeys } from "../src/db/schema/index.js";
-import { useMovableDate } from "./support/clock.js";
-import { createPostgresTestDatabase, describeDatabases, TEST_DATABASE_URL } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { describeDatabases } from "./support/databases.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 // `wallet_active_keys.at_most` lets a create skip counting the wallet's keys (keys/insert-under-cap.ts).
 // It must never fall below the wallet's active keys, or the cap could be overshot; when it is stale
@@ -152,64 +143,5 @@ describeDatabases("the wallet's active-key bound", (target) => {
     expect(await stored(session.wallet)).toEqual({ active: 1, atMost: CAP });
     expect((await call("POST", "/api-keys", { name: "after" })).status).toBe(201);
     expect(await stored(session.wallet)).toEqual({ active: 2, atMost: 2 });
-  });
-});
-
-const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
-
-/** A copy of the migrations folder without its last migration (0005, which adds the bound). */
-function migrationsBefore0005(): { folder: string; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), "keyport-migrations-"));
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.filter((entry) => !entry.tag.startsWith("0005"));
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
-}
-
-const SEED = `insert into api_keys (id, wallet, name, hash, start, expires_at, revoked_at) values
-  ('key_a1', '0xA', 'active', 'h1', 's', null, null),
-  ('key_a2', '0xA', 'active until tomorrow', 'h2', 's', now() + interval '1 day', null),
-  ('key_a3', '0xA', 'in a grace period', 'h3', 's', null, now() + interval '1 hour'),
-  ('key_a4', '0xA', 'expired', 'h4', 's', now() - interval '1 day', null),
-  ('key_a5', '0xA', 'revoked', 'h5', 's', null, now() - interval '1 day'),
-  ('key_b1', '0xB', 'revoked', 'h6', 's', null, now() - interval '1 hour')`;
-
-const EXPECTED = [{ wallet: "0xA", at_most: 3 }];
-
-describe("migration 0005 on a database that already holds keys", () => {
-  it("on PGlite, starts each wallet's bound at its active keys", async () => {
-    const before = migrationsBefore0005();
-    const client = await PGlite.create();
-    try {
-      const db = drizzlePglite(client);
-      await migratePglite(db, { migrationsFolder: before.folder });
-      await client.exec(SEED);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS });
-      const { rows } = await client.query("select wallet, at_most from wallet_active_keys order by wallet");
-      expect(rows).toEqual(EXPECTED);
-    } finally {
-      before.remove();
-      await client.close();
-    }
-  });
-
-  it.runIf(TEST_DATABASE_URL)("on PostgreSQL, starts each wallet's bound at its active keys", async () => {
-    const before = migrationsBefore0005();
-    const created = await createPostgresTestDatabase(TEST_DATABASE_URL ?? "");
-    const client = postgres(created.url, { max: 1, onnotice: () => {} });
-    try {
-      const db = drizzlePostgres(client);
-      await migratePostgres(db, { migrationsFolder: before.folder });
-      await client.unsafe(SEED);
-      await migratePostgres(db, { migrationsFolder: MIGRATIONS });
-      const rows = await client.unsafe("select wallet, at_most from wallet_active_keys order by wallet");
-      expect([...rows]).toEqual(EXPECTED);
-    } finally {
-      before.remove();
-      await client.end();
-      await created.drop();
-    }
   });
 });

@@ -1,8 +1,9 @@
+import { request } from "@keyport/test-support/http";
+import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { consumeNonce, issueNonce } from "../src/auth/nonce.js";
 import { describeDatabases, openTestPglite } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 describeDatabases("sign-in with Ethereum", (target) => {
   let server: TestServer;

@@ -1,9 +1,10 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, sessions, siweNonces } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 interface Case {
   name: string;

@@ -1,3 +1,4 @@
+import { signIn } from "@keyport/test-support/siwe";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
@@ -5,7 +6,6 @@ import { createDatabase, type Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { newKey } from "../src/keys/secret.js";
 import { createPostgresTestDatabase, openTestPglite, TEST_DATABASE_URL } from "./support/databases.js";
-import { signIn } from "./support/siwe.js";
 
 // With a broken table, a 5xx on /trpc says what REST says, "Internal server
 // error", never the failed query, its parameters (a wallet, a key hash) or the driver's text.

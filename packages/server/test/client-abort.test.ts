@@ -1,12 +1,12 @@
 import { connect } from "node:net";
+import { logSink } from "@keyport/test-support/log-sink";
+import { parsePrometheus } from "@keyport/test-support/prometheus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
-import { logSink } from "./support/log-sink.js";
-import { parsePrometheus } from "./support/prometheus.js";
 
 // A client that resets or closes mid-body was logged as "database unavailable" (warn, 503)
 // or at error level (500) and counted as a 5xx. It is an abort: one info line, no 5xx.

@@ -1,10 +1,11 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody } from "./support/keys.js";
 import { createLoadClient, type LoadClient } from "./support/load.js";
-import { request, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import { AnswerTally, type CountsBody, usageKeys } from "./support/tally.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;

@@ -1,4 +1,7 @@
 import { createServer } from "node:net";
+import { request } from "@keyport/test-support/http";
+import { logSink } from "@keyport/test-support/log-sink";
+import { fetchNonce, newAccount } from "@keyport/test-support/siwe";
 import type { Address, Hex } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,9 +11,6 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 import { EVM_CHAIN_ID, type Evm, startEvm } from "./support/evm.js";
-import { logSink } from "./support/log-sink.js";
-import { request } from "./support/server.js";
-import { fetchNonce, newAccount } from "./support/siwe.js";
 
 /** A server with its log lines, parsed. */
 interface LoggedApp {
@@ -60,7 +60,7 @@ const verify = (baseUrl: string, message: string, signature: Hex) =>
 const refusals = (logs: Record<string, unknown>[], from: number) =>
   logs.slice(from).filter((entry) => entry.msg === "sign-in refused");
 
-describe("contract-wallet sign-in through RPC_URL (ganache, solc-compiled ERC-1271 wallet)", () => {
+describe("contract-wallet sign-in through RPC_URL (anvil, solc-compiled ERC-1271 wallet)", () => {
   let evm: Evm;
   let database: Database;
   let server: LoggedApp;

@@ -1,8 +1,8 @@
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, type VerificationBody, verifyOver } from "./support/keys.js";
 import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 

@@ -1,11 +1,11 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { newKey } from "../src/keys/secret.js";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
 import { createKeyOver, verifyOver } from "./support/keys.js";
 import { spawnServer } from "./support/process.js";
-import { request } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 describe.runIf(TEST_DATABASE_URL)("PostgreSQL unreachable", () => {
   it("answers 503 SERVICE_UNAVAILABLE on REST and tRPC, still verifies cached keys, and recovers", async () => {

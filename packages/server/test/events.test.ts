@@ -1,11 +1,12 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, keyEvents, sessions } from "../src/db/schema/index.js";
 import { hashKey } from "../src/keys/secret.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient } from "./support/keys.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 interface EventBody {
   id: string;

@@ -1,12 +1,13 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { fetchNonce, signIn } from "@keyport/test-support/siwe";
 import { asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sweepExpired } from "../src/auth/expiry-sweep.js";
 import { keyEvents, sessions, siweNonces } from "../src/db/schema/index.js";
 import { hashKey } from "../src/keys/secret.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { fetchNonce, signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const SESSION_TTL_SECONDS = 3600;
 

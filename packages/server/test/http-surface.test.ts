@@ -1,8 +1,8 @@
+import { sendBytes } from "@keyport/test-support/raw-tcp";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
-import { sendRaw } from "./support/raw-http.js";
 import { startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 // An early 413, tRPC refusals that echo nothing, HEAD on every GET route.
 
@@ -50,7 +50,7 @@ describeDatabases("the HTTP surface", (target) => {
   it.each(["/api-keys", "/api-keys/verify", "/auth/verify", "/no/such/route"])(
     "answers a declared body over 64 KiB on %s with 413 before reading it, and closes",
     async (path) => {
-      const answer = await sendRaw(port, tooLarge(path));
+      const answer = await sendBytes(port, tooLarge(path));
       expect(answer.status).toBe(413);
       expect(answer.headers.connection).toBe("close");
       expect(answer.headers["content-type"]).toMatch(/^application\/json/);
@@ -64,7 +64,7 @@ describeDatabases("the HTTP surface", (target) => {
   it.each(["/trpc/auth.nonce", "/trpc/keys.verify", "/trpc/keys.verify,auth.nonce?batch=1"])(
     "answers a declared body over 64 KiB on %s with tRPC's 413 before reading it, and closes",
     async (path) => {
-      const answer = await sendRaw(port, tooLarge(path));
+      const answer = await sendBytes(port, tooLarge(path));
       expect(answer.status).toBe(413);
       expect(answer.headers.connection).toBe("close");
       expect(answer.headers["content-type"]).toMatch(/^application\/json/);
@@ -165,7 +165,7 @@ describeDatabases("the HTTP surface", (target) => {
       const headers = { ...routeHeaders, "accept-encoding": "identity" };
       const get = await fetch(server.baseUrl + path, { headers });
       const getBody = await get.arrayBuffer();
-      const head = await sendRaw(
+      const head = await sendBytes(
         port,
         `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries(headers)
           .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -181,7 +181,7 @@ describeDatabases("the HTTP surface", (target) => {
   });
 
   it("still refuses HEAD where there is no GET", async () => {
-    const answer = await sendRaw(
+    const answer = await sendBytes(
       port,
       "HEAD /auth/nonce HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     );

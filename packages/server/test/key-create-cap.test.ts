@@ -1,3 +1,5 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
@@ -5,8 +7,7 @@ import { createDatabase } from "../src/db/database.js";
 import { apiKeys, keyCredits, keyEvents } from "../src/db/schema/index.js";
 import { parseEnv } from "../src/env.js";
 import { type DatabaseTarget, describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const CAP = 7;
 const CREATES = 40;

@@ -1,11 +1,12 @@
 import { request as httpRequest } from "node:http";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppRouter } from "../src/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 /** Names a key may not have, each with why. JSON.stringify writes a lone surrogate as a `\ud800` escape. */
 const REFUSED: [what: string, name: string][] = [

@@ -1,9 +1,10 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 type Session = { token: string; wallet: string };
 

@@ -1,10 +1,11 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppRouter } from "../src/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const CAP = 3;
 const WEEK = 604_800;

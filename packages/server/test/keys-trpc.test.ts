@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { signIn } from "@keyport/test-support/siwe";
 import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trpc/client";
 import { createHTTPServer } from "@trpc/server/adapters/standalone";
 import superjson from "superjson";
@@ -11,7 +12,6 @@ import { isWellFormedKey } from "../src/keys/secret.js";
 import { publicProcedure, router } from "../src/trpc.js";
 import { describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 // No procedure of the app takes an array yet, and none fails on purpose: this router, built from the
 // app's own procedures (and so its error formatter), shows what /trpc answers when one does.

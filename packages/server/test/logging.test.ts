@@ -1,12 +1,12 @@
+import { request } from "@keyport/test-support/http";
+import { logSink } from "@keyport/test-support/log-sink";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
-import { logSink } from "./support/log-sink.js";
-import { request } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 describe("request logs", () => {
   const lines: string[] = [];

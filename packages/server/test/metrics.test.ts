@@ -1,9 +1,10 @@
+import { request } from "@keyport/test-support/http";
+import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, verifyOver } from "./support/keys.js";
-import { labelValues, parsePrometheus, type Sample, sampleValue } from "./support/prometheus.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const METRICS_TOKEN = "metrics-test-token-3f9a0c6d2b71";
 

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { count } from "drizzle-orm";
 import { Redis } from "ioredis";
@@ -7,9 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { siweNonces } from "../src/db/schema/index.js";
 import { EnvError, parseEnv } from "../src/env.js";
 import type { AppRouter } from "../src/index.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 

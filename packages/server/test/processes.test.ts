@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { describe, expect, it } from "vitest";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
 import { createKeyOver, type VerificationBody, verifyOver } from "./support/keys.js";
 import { createLoadClient } from "./support/load.js";
 import { spawnServer } from "./support/process.js";
-import { request } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 import { AnswerTally, type CountsBody, usageKeys } from "./support/tally.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { createDatabase } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
 import { spawnServer } from "./support/process.js";
-import { request } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 describe("restarting on the same PGlite data dir", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "keyport-restart-"));

@@ -1,8 +1,9 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 // On the embedded database live sessions are remembered in memory (auth/session-memo.ts); on
 // PostgreSQL every request looks its session up. Either way a session that ended is refused at once.

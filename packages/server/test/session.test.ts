@@ -1,11 +1,12 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "@keyport/test-support/siwe";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AppRouter } from "../src/index.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const TEN_MINUTES = 10 * 60_000;
 

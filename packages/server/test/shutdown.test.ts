@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
 import { createKeyOver, type VerificationBody } from "./support/keys.js";
 import { createLoadClient } from "./support/load.js";
 import { type ServerProcess, spawnServer } from "./support/process.js";
-import { request } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
 
 // SIGTERM while keep-alive clients hammer verify: whatever the server counted, the client heard,
 // and the other way round. A socket reset or destroyed under an answered request would show here

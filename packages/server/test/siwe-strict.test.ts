@@ -1,11 +1,17 @@
+import { request } from "@keyport/test-support/http";
+import { logSink } from "@keyport/test-support/log-sink";
+import {
+  buildSiweMessage,
+  fetchNonce,
+  newAccount,
+  postVerify,
+  type SiweOverrides,
+} from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
-import { logSink } from "./support/log-sink.js";
-import { request } from "./support/server.js";
-import { buildSiweMessage, fetchNonce, newAccount, postVerify, type SiweOverrides } from "./support/siwe.js";
 
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
 

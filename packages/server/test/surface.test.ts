@@ -1,8 +1,9 @@
+import { request } from "@keyport/test-support/http";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases, openTestPglite } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 describeDatabases("HTTP surface", (target) => {
   let server: TestServer;

@@ -1,8 +1,9 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAX_BATCH_SIZE } from "../src/http/handler.js";
 import { describeDatabases } from "./support/databases.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 /** A batched GET of `count` auth.session calls, as httpBatchLink writes it. */
 function batchPath(count: number): string {

@@ -1,10 +1,10 @@
+import { logSink } from "@keyport/test-support/log-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
-import { logSink } from "./support/log-sink.js";
 
 // Malformed superjson on /trpc (no sign-in needed) is a 400, never a 500 that
 // quotes the library, and never an error-level log line.

@@ -1,9 +1,10 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { usageHourly } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient } from "./support/keys.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 import type { CountsBody } from "./support/tally.js";
 
 interface UsageBody {

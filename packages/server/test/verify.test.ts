@@ -1,11 +1,12 @@
+import { useMovableDate } from "@keyport/test-support/clock";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey } from "../src/keys/secret.js";
-import { useMovableDate } from "./support/clock.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
-import { request, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { startTestServer, type TestServer } from "./support/server.js";
 
 const NOT_FOUND = {
   valid: false,

@@ -1,8 +1,9 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
-import { request, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
-import { signIn } from "./support/siwe.js";
+import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 

@@ -2,8 +2,9 @@ import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findTarball, run, runOk, TSC } from "@keyport/test-support/consumer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consumerTsconfig, findTarball, run, runOk, TSC } from "./support/consumer.js";
+import { consumerTsconfig } from "./support/consumer.js";
 import {
   expressScript,
   firstTypeScriptBlock,

@@ -1,3 +1,4 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, FRAMEWORKS, type MiddlewareOptions, startBackend } from "./support/apps.js";
 import { type Keyport, startKeyport } from "./support/keyport.js";
@@ -11,6 +12,7 @@ async function get(backend: Backend, headers: Record<string, string> = {}) {
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (framework) => {
+  const clock = useMovableDate();
   let keyport: Keyport;
   const backends: Backend[] = [];
   const logLines: string[] = [];
@@ -95,10 +97,10 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
   });
 
   it("refuses an expired key with 401", async () => {
-    // Long enough for the first request to find the key valid on a loaded machine.
-    const expiresAt = new Date(Date.now() + 2_500).toISOString();
+    const expiresAt = new Date(Date.now() + 30_000).toISOString();
     const { key } = await keyport.createKey({ name: "expiring", expiresAt });
     expect((await get(backend, bearer(key))).status).toBe(200);
+    clock.advance(30_001);
     await expect.poll(async () => (await get(backend, bearer(key))).status).toBe(401);
     expect((await get(backend, bearer(key))).body).toEqual({
       code: "UNAUTHORIZED",

@@ -1,3 +1,4 @@
+import { useMovableDate } from "@keyport/test-support/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifier, KeyportError, type VerifyResult } from "../src/index.js";
 import { type Keyport, startKeyport } from "./support/keyport.js";
@@ -18,6 +19,7 @@ function recordingLogger() {
 }
 
 describe("createVerifier against the real Keyport server", () => {
+  const clock = useMovableDate();
   let keyport: Keyport;
   beforeAll(async () => {
     keyport = await startKeyport();
@@ -118,10 +120,11 @@ describe("createVerifier against the real Keyport server", () => {
   it("answers EXPIRED once the key's expiry passes", async () => {
     const { key } = await keyport.createKey({
       name: "expiring",
-      expiresAt: new Date(Date.now() + 2_500).toISOString(),
+      expiresAt: new Date(Date.now() + 30_000).toISOString(),
     });
     const verifier = createVerifier({ baseUrl: keyport.baseUrl });
     expect((await verifier.verify(key)).code).toBe("VALID");
+    clock.advance(30_001);
     await expect.poll(async () => (await verifier.verify(key)).code).toBe("EXPIRED");
   });
 

@@ -1,16 +1,5 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { join } from "node:path";
 import { createApp, parseEnv } from "@keyport/server";
-import { inject } from "vitest";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
-    pgliteTemplate: string;
-    /** Where this run's copies go. */
-    pgliteCopies: string;
-  }
-}
+import { copyPgliteTemplate } from "@keyport/test-support/pglite-copy";
 
 /** The Keyport server running in-process on 127.0.0.1 over an embedded PGlite of its own. */
 export interface RunningServer {
@@ -26,8 +15,8 @@ export interface RunningServer {
  * PGlite's initdb (`memory:` when the global setup did not run); share one per test file.
  */
 export async function startKeyportServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const template = inject("pgliteTemplate");
-  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const dataDir = copyPgliteTemplate("client");
+  const database = dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: "memory:" };
   // Tests sign in from 127.0.0.1 dozens of times a minute; the server tests its NONCE_RATE_LIMIT itself.
   const app = await createApp(
     parseEnv({ ...database, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off", ...env }),
@@ -35,11 +24,4 @@ export async function startKeyportServer(env: Record<string, string> = {}): Prom
   const port = await app.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
   return { baseUrl, trpcUrl: `${baseUrl}/trpc`, close: () => app.close() };
-}
-
-/** A new data dir holding a copy of the template as its `pglite` folder (deleted when the run ends). */
-function copyOf(template: string): string {
-  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "client-"));
-  cpSync(template, join(dataDir, "pglite"), { recursive: true });
-  return dataDir;
 }

@@ -1,10 +1,15 @@
+import { type AgentStandIn, openAiChunk, startAgent } from "@keyport/test-support/agent-stand-in";
+import {
+  expectErrorEnvelope,
+  type RawRequest,
+  type RawResponse,
+  sendRaw,
+} from "@keyport/test-support/raw-http";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CHART_DAYS, chatRequestSchema, MARKET_ORDERS, PRICE_CHANGE_WINDOWS } from "../../src/index.js";
-import { type AgentStandIn, openAiChunk, startAgent } from "../support/agent-stand-in.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "../support/coingecko-stand-in.js";
 import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy } from "../support/proxy.js";
-import { expectErrorEnvelope, type RawRequest, type RawResponse, sendRaw } from "./support.js";
 
 // Thousands of generated requests, each sent over real HTTP byte for byte. Whatever arrives, the
 // proxy answers below 500, refuses in the JSON envelope, and calls an upstream only for input it

@@ -1,14 +1,9 @@
 import { connect, createServer } from "node:net";
+import { portOf } from "@keyport/test-support/port";
+import { expectErrorEnvelope, sendRaw } from "@keyport/test-support/raw-http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { portOf } from "../support/port.js";
 import { AGENT_KEY, COINGECKO_KEY, type RunningProxy, startProxy } from "../support/proxy.js";
-import {
-  expectErrorEnvelope,
-  type MisbehavingUpstream,
-  type Misbehaviour,
-  sendRaw,
-  startMisbehavingUpstream,
-} from "./support.js";
+import { type MisbehavingUpstream, type Misbehaviour, startMisbehavingUpstream } from "./support.js";
 
 // Upstreams that fail at the byte level: the proxy answers 502 or 504 in the envelope, quickly
 // enough to be useful, logs no unhandled error, and serves the next good request as if nothing happened.

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { portOf } from "./port.js";
+import { portOf } from "@keyport/test-support/port";
 
 /** What the stand-in does with one request; tests switch it at will. */
 export type Behaviour =

@@ -1,16 +1,5 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { join } from "node:path";
-import { inject } from "vitest";
-import { createApp, parseEnv } from "../../../server/src/index.js";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
-    pgliteTemplate: string;
-    /** Where this run's copies go. */
-    pgliteCopies: string;
-  }
-}
+import { createApp, parseEnv } from "@keyport/server";
+import { copyPgliteTemplate } from "@keyport/test-support/pglite-copy";
 
 /** The real Keyport server running in-process on 127.0.0.1. */
 export interface RunningKeyport {
@@ -25,18 +14,12 @@ export interface RunningKeyport {
  * @example const keyport = await startKeyport({ SIWE_DOMAINS: "dashboard.test" })
  */
 export async function startKeyport(env: Record<string, string> = {}): Promise<RunningKeyport> {
-  const template = inject("pgliteTemplate");
-  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const dataDir = copyPgliteTemplate("proxy");
+  const database = dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: "memory:" };
   // Tests sign in from 127.0.0.1 dozens of times a minute; the server tests its NONCE_RATE_LIMIT itself.
   const app = await createApp(
     parseEnv({ ...database, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off", ...env }),
   );
   const port = await app.listen(0, "127.0.0.1");
   return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
-}
-
-function copyOf(template: string): string {
-  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "proxy-"));
-  cpSync(template, join(dataDir, "pglite"), { recursive: true });
-  return dataDir;
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from "node:http";
-import { portOf } from "./port.js";
+import { portOf } from "@keyport/test-support/port";
 
 /** One request the stand-in received. */
 export interface SeenRequest {

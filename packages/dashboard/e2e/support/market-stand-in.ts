@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { portOf } from "../../../dashboard-proxy/test/support/port.js";
+import { portOf } from "@keyport/test-support/port";
 
 /** A CoinGecko stand-in on 127.0.0.1 with a few coins, 7-day sparklines and price charts. */
 export interface MarketStandIn {

@@ -1,10 +1,6 @@
+import { createApp as createProxyApp, parseEnv as parseProxyEnv, serveApp } from "@keyport/dashboard-proxy";
 import { createApp as createServerApp, parseEnv as parseServerEnv } from "@keyport/server";
-import { serveApp } from "../../../dashboard-proxy/src/http/serve.js";
-import {
-  createApp as createProxyApp,
-  parseEnv as parseProxyEnv,
-} from "../../../dashboard-proxy/src/index.js";
-import { type AgentStandIn, startAgent } from "../../../dashboard-proxy/test/support/agent-stand-in.js";
+import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
 import { freePort } from "./free-port.js";
 import { type MarketStandIn, startMarketStandIn } from "./market-stand-in.js";
 

@@ -1,19 +1,22 @@
-import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeDatabases } from "../support/databases.js";
-import { request } from "../support/server.js";
-import { buildSiweMessage, fetchNonce, newAccount, type SiweOverrides, signIn } from "../support/siwe.js";
+import { request } from "@keyport/test-support/http";
 import {
-  type CapturedServer,
-  dumpTables,
   expectErrorEnvelope,
   INTERNALS,
   type RawRequest,
   type RawResponse,
   sendRaw,
-  startCapturedServer,
-  wire,
-} from "./support.js";
+} from "@keyport/test-support/raw-http";
+import {
+  buildSiweMessage,
+  fetchNonce,
+  newAccount,
+  type SiweOverrides,
+  signIn,
+} from "@keyport/test-support/siwe";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeDatabases } from "../support/databases.js";
+import { type CapturedServer, dumpTables, startCapturedServer, wire } from "./support.js";
 
 // Thousands of generated requests against every REST route over real HTTP: never a 5xx, every
 // refusal in the JSON envelope, and the database exactly as it was (row for row) afterwards.

@@ -1,11 +1,11 @@
 import { connect, createServer, type Socket } from "node:net";
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { createDatabase, type Database } from "../../src/db/database.js";
 import { parseEnv } from "../../src/env.js";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "../support/databases.js";
-import { request } from "../support/server.js";
-import { signIn } from "../support/siwe.js";
 
 // Every answer from PostgreSQL is held this long, so statements the client sends together reach the
 // server before any answer comes back, and each time the client waits for an answer is one turn.

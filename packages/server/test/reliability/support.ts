@@ -1,78 +1,9 @@
-import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import { expect } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import type { Database } from "../../src/db/database.js";
 import { parseEnv } from "../../src/env.js";
 import { createLogger } from "../../src/logger.js";
-
-/** A response read byte for byte. */
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
-
-/** A request sent as given: the path is not parsed, folded or re-encoded on the way. */
-export interface RawRequest {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-}
-
-/** Sends one request over a fresh node:http connection and reads the whole answer. */
-export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawResponse> {
-  const url = new URL(baseUrl);
-  const headers: Record<string, string> = { ...req.headers };
-  // node:http frames a GET or DELETE body only when told its length; unframed it would read as a new request.
-  if (req.body !== undefined) headers["content-length"] = String(Buffer.byteLength(req.body));
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: req.method ?? "GET",
-        path: req.path,
-        headers,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) headers[name] = String(value);
-          resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString("utf8") });
-        });
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(req.body);
-  });
-}
-
-/** No body may carry a stack frame, SQL, or a driver's error text. */
-export const INTERNALS =
-  /\bat .+:\d+:\d+|node_modules|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|Failed query|DrizzleQueryError/i;
-
-/**
- * The REST error contract: JSON `{ code, message }` (plus `issues` for validation), a 4xx, no internals.
- */
-export function expectErrorEnvelope(res: RawResponse): void {
-  expect(res.status).toBeGreaterThanOrEqual(400);
-  expect(res.status).toBeLessThan(500);
-  expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  const body: unknown = JSON.parse(res.text);
-  expect(body).toEqual({
-    code: expect.stringMatching(/^[A-Z_]+$/),
-    message: expect.any(String),
-    ...(typeof body === "object" && body !== null && "issues" in body ? { issues: expect.any(Array) } : {}),
-  });
-  expect(res.text).not.toMatch(INTERNALS);
-}
 
 /** Every row of every table in the public schema, ordered, for before/after comparisons and secret scans. */
 export async function dumpTables(database: Database): Promise<Record<string, unknown[]>> {

@@ -1,6 +1,6 @@
+import { request } from "@keyport/test-support/http";
+import { signIn } from "@keyport/test-support/siwe";
 import { newKey } from "../../src/keys/secret.js";
-import { request } from "../support/server.js";
-import { signIn } from "../support/siwe.js";
 
 /** The outcomes usage counts; NOT_FOUND is answered but never counted. */
 export const COUNTED = ["VALID", "RATE_LIMITED", "EXPIRED", "REVOKED"] as const;

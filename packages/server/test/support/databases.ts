@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { copyPgliteTemplate } from "@keyport/test-support/pglite-copy";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, inject } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { createDatabase, type Database } from "../../src/db/database.js";
 
 /** One database a matrix block runs against. Read `database` and `url` inside hooks and tests, not at collection time. */
@@ -45,15 +45,13 @@ export async function createPostgresTestDatabase(
 
 /**
  * Opens a new, empty, migrated PGlite database of its own: a copy of the run's template folder (see
- * pglite-template.ts), which skips PGlite's initdb; `memory:` when no template was provided. `close()`
+ * @keyport/test-support/pglite-template), which skips PGlite's initdb; `memory:` when no template was provided. `close()`
  * also deletes the copy.
  * @example const database = await openTestPglite(); ... await database.close();
  */
 export async function openTestPglite(): Promise<Database> {
-  const template = inject("pgliteTemplate");
-  if (!template) return createDatabase("memory:", "");
-  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "db-"));
-  cpSync(template, join(dataDir, "pglite"), { recursive: true });
+  const dataDir = copyPgliteTemplate("db");
+  if (!dataDir) return createDatabase("memory:", "");
   const database = await createDatabase(undefined, dataDir);
   return {
     ...database,

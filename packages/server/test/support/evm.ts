@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import ganache from "ganache";
+import { ANVIL_CHAIN_ID, startAnvil } from "@keyport/test-support/anvil";
 import solc from "solc";
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeDeployData,
   encodeFunctionData,
@@ -19,8 +20,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 
-/** The chain id the in-process node reports (ganache's default). */
-export const EVM_CHAIN_ID = 1337;
+/** The chain id the local node reports (anvil's). */
+export const EVM_CHAIN_ID = ANVIL_CHAIN_ID;
 
 const compiledContract = z.object({
   evm: z.object({ bytecode: z.object({ object: z.string() }) }),
@@ -35,7 +36,7 @@ const WALLET_ABI = parseAbi(["constructor(address walletOwner)"]);
 const FACTORY_ABI = parseAbi(["function deploy(address walletOwner, bytes32 salt) returns (address)"]);
 
 /**
- * Compiles test/support/erc1271-wallet.sol with solc-js for the Shanghai EVM (what ganache 7.9 runs).
+ * Compiles test/support/erc1271-wallet.sol with solc-js for its default EVM, which anvil runs.
  * Takes a second or so: call once per file.
  */
 export function compileWalletContracts(): { wallet: Hex; factory: Hex } {
@@ -43,7 +44,7 @@ export function compileWalletContracts(): { wallet: Hex; factory: Hex } {
   const input = {
     language: "Solidity",
     sources: { "erc1271-wallet.sol": { content: source } },
-    settings: { evmVersion: "shanghai", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
+    settings: { outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
   };
   const output = solcOutput.parse(JSON.parse(solc.compile(JSON.stringify(input))));
   const errors = (output.errors ?? []).filter((error) => error.severity === "error");
@@ -57,7 +58,7 @@ export function compileWalletContracts(): { wallet: Hex; factory: Hex } {
   return { wallet: bytecodeOf("Erc1271Wallet"), factory: bytecodeOf("Erc1271WalletFactory") };
 }
 
-/** A ganache node on a loopback port, and a funded account that deploys contracts on it. */
+/** An anvil node on a loopback port, and a funded account that deploys contracts on it. */
 export interface Evm {
   /** The node's JSON-RPC URL, for RPC_URL. */
   url: string;
@@ -74,36 +75,32 @@ export interface Evm {
 }
 
 /**
- * Starts ganache 7.9 (chain id 1337, instant mining) on 127.0.0.1, compiles the wallet contracts and
- * deploys the factory. Deployments pass an explicit gas limit: viem's estimate is refused by ganache's
- * 90,000 default for a plain send.
+ * Starts anvil (test-support's startAnvil: chain id 31337, a block per transaction) on 127.0.0.1,
+ * funds a new deployer account, compiles the wallet contracts and deploys the factory.
  */
 export async function startEvm(): Promise<Evm> {
-  const deployerKey = generatePrivateKey();
-  const deployer = privateKeyToAccount(deployerKey);
-  const server = ganache.server({
-    logging: { quiet: true },
-    chain: { chainId: EVM_CHAIN_ID, hardfork: "shanghai" },
-    // 1,000 ether for the deployer, nothing else.
-    wallet: { accounts: [{ secretKey: deployerKey, balance: "0x3635c9adc5dea00000" }] },
-  });
-  await server.listen(0, "127.0.0.1");
-  const address = server.address();
-  const url = `http://127.0.0.1:${address.port}`;
+  const deployer = privateKeyToAccount(generatePrivateKey());
+  const { wallet, factory } = compileWalletContracts();
+  const anvil = await startAnvil();
+  const url = anvil.url;
   const transport = http(url, { retryCount: 0 });
   const chain = {
     id: EVM_CHAIN_ID,
-    name: "ganache",
+    name: "anvil",
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   } as const;
+  // 1,000 ether for the deployer.
+  await createTestClient({ mode: "anvil", chain, transport }).setBalance({
+    address: deployer.address,
+    value: 10n ** 21n,
+  });
   const walletClient = createWalletClient({ account: deployer, chain, transport });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 });
-  const { wallet, factory } = compileWalletContracts();
 
   /** Sends a contract creation (`data` is the init code) and returns the new contract's address. */
   async function deploy(data: Hex): Promise<Address> {
-    const hash = await walletClient.sendTransaction({ data, gas: 3_000_000n });
+    const hash = await walletClient.sendTransaction({ data });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success" || !receipt.contractAddress) throw new Error("deployment reverted");
     return getAddress(receipt.contractAddress);
@@ -130,6 +127,6 @@ export async function startEvm(): Promise<Evm> {
       };
     },
     codeAt: (at) => publicClient.getCode({ address: at }),
-    close: () => server.close(),
+    close: () => anvil.close(),
   };
 }

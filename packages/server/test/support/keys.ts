@@ -1,7 +1,7 @@
+import { request } from "@keyport/test-support/http";
 import { createTRPCClient, httpBatchLink, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "../../src/index.js";
-import { request } from "./server.js";
 
 /** The REST shape of a created key. */
 export interface CreatedKey {

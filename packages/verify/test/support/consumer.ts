@@ -1,6 +1,3 @@
-// Running commands, the compiler and finding the packed tarball: the client's consumer test does the same.
-export { findTarball, type Ran, run, runOk, TSC } from "../../../client/test/support/consumer.js";
-
 /**
  * A strict tsconfig with skipLibCheck off, so the shipped .d.ts is checked too; `types` lists the ambient
  * types the project has (none unless it uses Node's APIs).

@@ -1,21 +1,8 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { join } from "node:path";
-import { type App, createApp, parseEnv } from "@keyport/server";
-import { inject } from "vitest";
-import { createLogger } from "../../../server/src/logger.js";
-import { createKeyOver } from "../../../server/test/support/keys.js";
-import { logSink } from "../../../server/test/support/log-sink.js";
-import { request } from "../../../server/test/support/server.js";
-import { signIn } from "../../../server/test/support/siwe.js";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The server's migrated PGlite template folder (its test/support/pglite-template.ts). */
-    pgliteTemplate: string;
-    /** Where this run's copies go. */
-    pgliteCopies: string;
-  }
-}
+import { type App, createApp, createLogger, parseEnv } from "@keyport/server";
+import { request } from "@keyport/test-support/http";
+import { logSink } from "@keyport/test-support/log-sink";
+import { copyPgliteTemplate } from "@keyport/test-support/pglite-copy";
+import { signIn } from "@keyport/test-support/siwe";
 
 /** The real Keyport server on 127.0.0.1 over a PGlite of its own, which a test can stop and start again. */
 export interface Keyport {
@@ -39,8 +26,8 @@ export interface Keyport {
  * setup did not run: then it cannot restart), signs in with a viem local account; share one per file.
  */
 export async function startKeyport(env: Record<string, string> = {}): Promise<Keyport> {
-  const template = inject("pgliteTemplate");
-  const database = template ? { DATA_DIR: copyOf(template) } : { DATABASE_URL: "memory:" };
+  const dataDir = copyPgliteTemplate("verify");
+  const database = dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: "memory:" };
   const settings = parseEnv({ ...database, LOG_LEVEL: "info", NONCE_RATE_LIMIT: "off", ...env });
   const logLines: string[] = [];
   const open = () =>
@@ -53,8 +40,13 @@ export async function startKeyport(env: Record<string, string> = {}): Promise<Ke
     baseUrl,
     logLines,
     async createKey(body = { name: "backend" }) {
-      const created = await createKeyOver(baseUrl, token, body);
-      return { key: created.key, id: created.apiKey.id };
+      const { status, body: created } = await request(baseUrl, "POST", "/api-keys", { token, body });
+      // `{ key, apiKey: { id, ... } }` (docs/api.md)
+      const key: unknown = Reflect.get(Object(created), "key");
+      const id: unknown = Reflect.get(Object(Reflect.get(Object(created), "apiKey")), "id");
+      if (status !== 201 || typeof key !== "string" || typeof id !== "string")
+        throw new Error(`create failed with ${status}`);
+      return { key, id };
     },
     async revokeKey(id) {
       const { status } = await request(baseUrl, "DELETE", `/api-keys/${id}`, { token });
@@ -73,11 +65,4 @@ export async function startKeyport(env: Record<string, string> = {}): Promise<Ke
       app = null;
     },
   };
-}
-
-/** A new data dir holding a copy of the template as its `pglite` folder (deleted when the run ends). */
-function copyOf(template: string): string {
-  const dataDir = mkdtempSync(join(inject("pgliteCopies"), "verify-"));
-  cpSync(template, join(dataDir, "pglite"), { recursive: true });
-  return dataDir;
 }

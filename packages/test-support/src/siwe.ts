@@ -1,6 +1,6 @@
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { request } from "./server.js";
+import { request } from "./http.js";
 
 /** Fields of the EIP-4361 message a test may change to provoke a failure. */
 export interface SiweOverrides {
