@@ -1,5 +1,5 @@
+import { appRouter } from "@keyport/server";
 import { describe, expect, it } from "vitest";
-import { appRouter } from "../../server/src/routers/_app.js";
 import { PROCEDURE_FORWARDING, readProcedurePath } from "../src/trpc/allow-list.js";
 
 // A built router is its record of procedures (a procedure is a function, a nested router a plain

@@ -12,6 +12,8 @@ export { type App, type CreateAppOptions, createApp } from "./app.js";
 export { createDatabase, type Database } from "./db/database.js";
 export { type Env, parseEnv } from "./env.js";
 export { createLogger } from "./logger.js";
+// The router itself, for checks that walk its procedures (the proxy's forward table).
+export { appRouter } from "./routers/_app.js";
 export type { AppProcedurePath } from "./routers/procedure-paths.js";
 // Schemas: the single source of the API's shapes.
 export {

@@ -1,10 +1,10 @@
+import { logSink } from "@keyport/test-support/log-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
-import { logSink } from "./support/log-sink.js";
 
 // `pnpm start` polls /healthz until the server answers, and load balancers poll it for ever: a passing
 // check is logged at debug, so the default log shows the requests people make (docs/configuration.md).

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runOk } from "@keyport/test-support/consumer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runOk } from "./support/consumer.js";
 
 // `pnpm pack:public` (scripts/pack-public.mjs) is how docs/backend.md and the dashboard's key-created
 // dialog tell people to get @keyport/verify before it is on npm: each tarball it writes must hold every
