@@ -2,6 +2,8 @@
 
 // node:http's answer to requests it cannot parse
 export { answerClientError, type ClientErrorSocket } from "./client-error.js";
+// The id a request is known by, in its answer, its log lines and a 5xx envelope
+export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 // Codes and statuses
 export {
   codeForStatus,
@@ -20,6 +22,7 @@ export {
   INTERNAL_ERROR_MESSAGE,
   publicMessage,
   readEnvelope,
+  withRequestId,
 } from "./envelope.js";
 // Validation issues
 export { type ErrorIssue, type IssueSource, issuesFromZod, readIssues } from "./issues.js";
