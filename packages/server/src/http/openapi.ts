@@ -30,7 +30,7 @@ export interface OpenApiDocumentOptions {
 
 const DESCRIPTION = `Wallet-owned API keys. Sign in with Ethereum (EIP-4361): POST /auth/nonce, sign a message with that nonce, POST /auth/verify, then send \`Authorization: Bearer <token>\`.
 
-Every error is JSON \`{ code, message, issues? }\` where \`code\` is the tRPC error code name. Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
+Every error is JSON \`{ code, message, issues?, requestId? }\` where \`code\` is the tRPC error code name; a 5xx carries \`requestId\`, the \`X-Request-Id\` every answer has (the caller's own when it is 1-64 characters of \`[A-Za-z0-9._-]\`). Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
 
 /**
  * OpenAPI 3.1 for the REST table: trpc-to-openapi describes each procedure's input and output from
