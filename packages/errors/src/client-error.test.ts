@@ -38,7 +38,10 @@ function recordingSocket(writable: boolean, bytesWritten = 0) {
       destroyed = true;
     },
   };
-  return { socket, written, isDestroyed: () => destroyed, flush: () => flushed.forEach((f) => f()) };
+  const flush = () => {
+    for (const callback of flushed) callback();
+  };
+  return { socket, written, isDestroyed: () => destroyed, flush };
 }
 
 describe("answerClientError on a real node:http server", () => {

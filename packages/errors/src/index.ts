@@ -2,8 +2,6 @@
 
 // node:http's answer to requests it cannot parse
 export { answerClientError, type ClientErrorSocket } from "./client-error.js";
-// The id a request is known by, in its answer, its log lines and a 5xx envelope
-export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 // Codes and statuses
 export {
   codeForStatus,
@@ -35,3 +33,5 @@ export {
   toKeyportError,
   validationFailure,
 } from "./keyport-error.js";
+// The id a request is known by, in its answer, its log lines and a 5xx envelope
+export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";
