@@ -108,7 +108,6 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         // Skipped for a prepared cache hit: reading `headers` would copy all of its headers.
         response.headers.set("vary", "Origin");
       }
-      putRequestId(response, event);
       const started = event.context.startedAt;
       const elapsedMs = started === undefined ? undefined : performance.now() - started;
       // Whatever a route made of a vanished client (a 400 for a cut body, a 499 from an upstream
@@ -128,6 +127,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
       // The registered route's template, never the raw path (a coin id, a probe's URL).
       const route = event.context.matchedRoute?.route ?? "(unmatched)";
       if (elapsedMs !== undefined) metrics.http.observe(method, route, status, elapsedMs);
+      // Last: the answer is written after this hook, and a line and a count come first whatever happens here.
+      putRequestId(response, event);
     },
   });
 
