@@ -51,8 +51,9 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawResponse> 
 }
 
 /**
- * The contract every refused request meets: a 4xx whose body is exactly the JSON error envelope
- * (`{ code, message }`, plus `issues` for validation errors), never a stack or h3's own text.
+ * The contract every refused request meets: a 4xx or 5xx whose body is exactly the JSON error
+ * envelope (`{ code, message }`, plus `issues` for validation errors, and on a 5xx the `requestId`
+ * its `X-Request-Id` header carries), never a stack or h3's own text.
  */
 export function expectErrorEnvelope(res: RawResponse): void {
   expect(res.status).toBeGreaterThanOrEqual(400);
@@ -62,6 +63,7 @@ export function expectErrorEnvelope(res: RawResponse): void {
     code: expect.stringMatching(/^[A-Z_]+$/),
     message: expect.any(String),
     ...(typeof body === "object" && body !== null && "issues" in body ? { issues: expect.any(Array) } : {}),
+    ...(res.status >= 500 ? { requestId: res.headers["x-request-id"] } : {}),
   });
   expect(res.text).not.toMatch(/\bat .+:\d+:\d+|node_modules|Error:/);
 }
