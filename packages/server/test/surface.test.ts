@@ -50,6 +50,12 @@ describeDatabases("HTTP surface", (target) => {
     expect(doc.paths["/api-keys"].post.security).toEqual([{ sessionToken: [] }]);
     expect(doc.paths["/auth/verify"].post.security).toEqual([]);
     expect(doc.paths["/api-keys/{id}/roll"].post.description).toMatch(/grace/);
+    // Every answer, success or error, documents the request id it carries.
+    const headerRef = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+    expect(doc.paths["/api-keys"].post.responses["201"].headers).toEqual(headerRef);
+    expect(doc.paths["/api-keys"].post.responses["500"].headers).toEqual(headerRef);
+    expect(doc.components.headers.RequestId.schema.pattern).toBe("^[A-Za-z0-9._-]{1,64}$");
+    expect(doc.components.schemas.Error.properties.requestId.type).toBe("string");
   });
 
   it("serves every REST route, PATCH included, under its method in /openapi.json", async () => {

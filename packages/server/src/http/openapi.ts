@@ -8,6 +8,14 @@ import { mergeWalletOrIdPaths, OPERATION_METHODS } from "./openapi-paths.js";
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
+/** Every answer carries the request's id (docs/decisions.md, "Request ids"). */
+const REQUEST_ID_HEADERS = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+const REQUEST_ID_HEADER_DOC = {
+  description:
+    "The request's id: the caller's own X-Request-Id when it is 1-64 characters of [A-Za-z0-9._-], else a fresh one. A 5xx body repeats it as `requestId`.",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" },
+} as const;
+
 /** Statuses every route can answer, whatever its own list says. */
 const COMMON_ERRORS = [400, 500, 503] as const;
 
@@ -63,10 +71,13 @@ export function createOpenApiDocument(
       const responses = operation.responses ?? {};
       const success = responses["200"];
       for (const key of Object.keys(responses)) delete responses[key];
-      if (success) responses[String(route.successStatus)] = success;
+      if (success && !("$ref" in success)) {
+        responses[String(route.successStatus)] = { ...success, headers: REQUEST_ID_HEADERS };
+      }
       for (const status of [...route.errors, ...COMMON_ERRORS].sort((a, b) => a - b)) {
         responses[String(status)] = {
           description: ERROR_DESCRIPTIONS[status],
+          headers: REQUEST_ID_HEADERS,
           content: { "application/json": { schema: ERROR_REF } },
         };
       }
@@ -81,6 +92,7 @@ export function createOpenApiDocument(
       }
     }
   }
+  document.components = { ...document.components, headers: { RequestId: REQUEST_ID_HEADER_DOC } };
   mergeWalletOrIdPaths(document);
   assertEveryRouteDocumented(document, routes);
   dropUnusedSchemas(document);
