@@ -7,7 +7,7 @@ import type { serve } from "h3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ServeOptions, serveApp } from "../src/http/serve.js";
 import { createApp, parseEnv } from "../src/index.js";
-import { openSilentClient, type SilentClient } from "./support/silent-client.js";
+import { openSilentClient, type SilentClient, type SilentClientBytes } from "./support/silent-client.js";
 
 // A slow client that is answered 408 and then neither reads nor closes must not keep its socket: the
 // proxy destroys it once the answer is flushed, at most 1 s later (docs/decisions.md, "The server's HTTP edge").
@@ -25,7 +25,7 @@ describe("a client that never reads after a client error", () => {
   let nodeServer: Server;
   let port: number;
   const opened: Socket[] = [];
-  const open = (bytes: string): SilentClient => {
+  const open = (bytes: SilentClientBytes): SilentClient => {
     const client = openSilentClient(nodeServer, port, bytes);
     opened.push(client.socket);
     return client;
@@ -61,16 +61,18 @@ describe("a client that never reads after a client error", () => {
   });
 
   it("loses its connection within 1 s of the 408, which it can still read", async () => {
-    const client = open("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a");
+    // Drips part of a header for 220 ms, then goes silent: the 408 comes at headersTimeout.
+    const client = open({ head: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", drip: "X-Slow: abc" });
     // headersTimeout (300 ms) plus the check interval, then at most 1 s for the answer to flush.
     expect(await client.serverClosed).toBeLessThan(HEADERS_TIMEOUT_MS + 1_000);
     expect(await client.readAll()).toMatch(/^HTTP\/1\.1 408 [\s\S]*"code":"TIMEOUT"/);
   });
 
   it("loses its connection within 1 s when its receive window is full of an answer it never reads", async () => {
-    const client = open(
-      "GET /assets/big-abc123.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a",
-    );
+    const client = open({
+      head: "GET /assets/big-abc123.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\n",
+      drip: "Host: 127.0.0.1\r\n",
+    });
     expect(await client.serverClosed).toBeLessThan(HEADERS_TIMEOUT_MS + 1_000);
   });
 });

@@ -10,21 +10,39 @@ export interface SilentClient {
   socket: Socket;
 }
 
+/** What a silent client sends: `head` at once, then `drip` one byte every `dripMs` (20 ms). */
+export interface SilentClientBytes {
+  head?: string;
+  drip: string;
+  dripMs?: number;
+}
+
 /**
- * Connects to `server` (listening on 127.0.0.1:`port`), writes `bytes` and then never reads (the
- * socket is paused, so whatever the server sends stays in the kernel) and never closes. Watches
+ * Connects to `server` (listening on 127.0.0.1:`port`), writes `head`, drips `drip` a byte at a
+ * time as a slowloris attacker does, and then goes silent: it never reads (the socket is paused, so
+ * whatever the server sends stays in the kernel) and never closes. Watches
  * `server.getConnections()` every 10 ms (from the accept on, so the server should serve only this
  * client); `serverClosed` rejects after `giveUpMs`.
- * @example const client = openSilentClient(server, port, "GET / HTTP/1.1\r\nHost: x\r\n")
+ * @example const client = openSilentClient(server, port, { drip: "GET / HTTP/1.1\r\nHost: x\r\n" })
  */
 export function openSilentClient(
   server: Server,
   port: number,
-  bytes: string,
+  bytes: SilentClientBytes,
   giveUpMs = 5_000,
 ): SilentClient {
   const started = performance.now();
-  const socket = connect({ port, host: "127.0.0.1" }, () => socket.write(bytes));
+  let dripped = 0;
+  let dripping: NodeJS.Timeout | undefined;
+  const socket = connect({ port, host: "127.0.0.1" }, () => {
+    if (bytes.head !== undefined) socket.write(bytes.head);
+    dripping = setInterval(() => {
+      if (dripped >= bytes.drip.length || socket.destroyed) return clearInterval(dripping);
+      socket.write(bytes.drip.charAt(dripped));
+      dripped += 1;
+    }, bytes.dripMs ?? 20);
+  });
+  socket.on("close", () => clearInterval(dripping));
   socket.pause();
   // The server may reset a connection it destroys while our bytes are unread: not a test failure.
   socket.on("error", () => {});
