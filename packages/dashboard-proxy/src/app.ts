@@ -11,6 +11,7 @@ import { createGuards, originVerdict } from "./http/guards.js";
 import { createLogger, sharedStdout } from "./http/logger.js";
 import { corsHeaders, isCorsPath } from "./http/origin.js";
 import "./http/request-context.js";
+import { assignRequestId, putRequestId } from "./http/request-id.js";
 import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
 import { createProxyMetrics } from "./metrics/proxy-metrics.js";
@@ -92,9 +93,11 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     silent: true,
     onRequest: (event) => {
       event.context.startedAt = performance.now();
+      assignRequestId(event);
     },
     // A client that reset or left mid-request is not an outage: no "unhandled error", no 500.
-    onError: (error, event) => (isClientGone(event) ? errorResponse(CLIENT_CLOSED) : mapError(error, logger)),
+    onError: (error, event) =>
+      isClientGone(event) ? errorResponse(CLIENT_CLOSED) : mapError(error, logger, event.context.requestId),
     onResponse: (response, event) => {
       // Answers differ by Origin (CORS headers, 403), so shared caches must key on it.
       const verdict = originVerdict(event, env.PUBLIC_ORIGIN, allowedOrigins);
@@ -119,10 +122,13 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         status,
         elapsedMs === undefined ? undefined : Math.round(elapsedMs),
         aborted,
+        event.context.requestId,
       );
       // The registered route's template, never the raw path (a coin id, a probe's URL).
       const route = event.context.matchedRoute?.route ?? "(unmatched)";
       if (elapsedMs !== undefined) metrics.http.observe(method, route, status, elapsedMs);
+      // Last: the answer is written after this hook, and a line and a count come first whatever happens here.
+      putRequestId(response, event);
     },
   });
 
@@ -205,11 +211,14 @@ export async function closeApp(app: H3): Promise<void> {
   await closers.get(app)?.();
 }
 
-function mapError(error: HTTPError, logger: Logger): Response {
+function mapError(error: HTTPError, logger: Logger, requestId: string | undefined): Response {
   const code = error.unhandled ? "INTERNAL_SERVER_ERROR" : codeForStatus(error.status);
   if (code === "INTERNAL_SERVER_ERROR") {
     // Name only: messages of third-party errors are not ours to vouch for.
-    logger.error({ error: error.cause instanceof Error ? error.cause.name : error.name }, "unhandled error");
+    logger.error(
+      { error: error.cause instanceof Error ? error.cause.name : error.name, reqId: requestId },
+      "unhandled error",
+    );
   }
-  return errorResponse({ code, message: MESSAGES[code] ?? "Request failed" });
+  return errorResponse({ code, message: MESSAGES[code] ?? "Request failed" }, requestId);
 }

@@ -212,7 +212,11 @@ describe("chat relay from an OpenAI-style agent", () => {
     agent.behave({ kind: "status", status: 500, body: "Traceback: internal agent secret detail" });
     const res = await proxy.call(CHAT, json(body));
     expect(res.status).toBe(502);
-    expect(JSON.parse(res.text)).toEqual({ code: "BAD_GATEWAY", message: expect.any(String) });
+    expect(JSON.parse(res.text)).toEqual({
+      code: "BAD_GATEWAY",
+      message: expect.any(String),
+      requestId: res.headers["x-request-id"],
+    });
     expect(res.text).not.toContain("Traceback");
   });
 });

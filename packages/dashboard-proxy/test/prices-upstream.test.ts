@@ -131,6 +131,7 @@ describe("a refused key or host is a 502 and an error log naming the setting", (
     expect(JSON.parse(res.text)).toEqual({
       code: "BAD_GATEWAY",
       message: "The market data provider failed to answer",
+      requestId: res.headers["x-request-id"],
     });
     const [error] = logsAt(proxy.logLines, 50);
     expect(error).toMatchObject({ setting: "COINGECKO_API_KEY", detail: "HTTP 401 error_code 10002" });

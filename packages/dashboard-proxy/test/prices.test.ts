@@ -245,7 +245,11 @@ describe("upstream failures without a cached copy", () => {
     cg.behave(behaviour);
     const res = await proxy.call(SIMPLE);
     expect(res.status).toBe(502);
-    expect(JSON.parse(res.text)).toEqual({ code: "BAD_GATEWAY", message: expect.any(String) });
+    expect(JSON.parse(res.text)).toEqual({
+      code: "BAD_GATEWAY",
+      message: expect.any(String),
+      requestId: res.headers["x-request-id"],
+    });
     expect(res.text).not.toMatch(/upstream trouble|html/);
     expect(res.headers["x-upstream-secret"]).toBeUndefined();
   });

@@ -190,6 +190,7 @@ describe("what comes back", () => {
     expect(JSON.parse(down.text)).toEqual({
       code: "BAD_GATEWAY",
       message: "The Keyport server failed to answer",
+      requestId: down.headers["x-request-id"],
     });
   });
 });

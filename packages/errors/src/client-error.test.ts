@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerClientError, type ClientErrorSocket } from "./client-error.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { answerClientError, CLIENT_ERROR_LINGER_MS, type ClientErrorSocket } from "./client-error.js";
 
 /** Sends raw bytes and collects everything until the server closes. */
 function sendRaw(port: number, bytes: string): Promise<string> {
@@ -22,18 +22,26 @@ function parse(raw: string): { status: number; headers: string; body: unknown } 
   return { status: Number(head.split(" ")[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
 }
 
-/** A socket that records what is written to it. */
-function recordingSocket(writable: boolean) {
+/** A socket that records what is written to it; `flush` runs the callback of its `end`. */
+function recordingSocket(writable: boolean, bytesWritten = 0) {
   const written: string[] = [];
+  const flushed: (() => void)[] = [];
   let destroyed = false;
   const socket: ClientErrorSocket = {
     writable,
-    end: (chunk: string) => written.push(chunk),
+    bytesWritten,
+    end: (chunk: string, callback: () => void) => {
+      written.push(chunk);
+      flushed.push(callback);
+    },
     destroy: () => {
       destroyed = true;
     },
   };
-  return { socket, written, isDestroyed: () => destroyed };
+  const flush = () => {
+    for (const callback of flushed) callback();
+  };
+  return { socket, written, isDestroyed: () => destroyed, flush };
 }
 
 describe("answerClientError on a real node:http server", () => {
@@ -80,16 +88,37 @@ describe("answerClientError on sockets it cannot answer", () => {
     expect(written.join("")).toContain('{"code":"TIMEOUT","message":"The request took too long to arrive"}');
   });
 
-  it("destroys a socket that can no longer be written, or whose response has started", () => {
+  it("destroys a socket that can no longer be written, or that has already written a response", () => {
     const closed = recordingSocket(false);
     answerClientError(new Error("reset"), closed.socket);
     expect(closed.isDestroyed()).toBe(true);
     expect(closed.written).toEqual([]);
 
-    const started = recordingSocket(true);
-    Reflect.set(started.socket, "_httpMessage", { headersSent: true });
+    const started = recordingSocket(true, 120);
     answerClientError(new Error("late"), started.socket);
     expect(started.isDestroyed()).toBe(true);
     expect(started.written).toEqual([]);
+  });
+
+  it("destroys the socket once the answer is flushed, without waiting for the client", () => {
+    const { socket, isDestroyed, flush } = recordingSocket(true);
+    answerClientError(new Error("bad"), socket);
+    expect(isDestroyed()).toBe(false);
+    flush();
+    expect(isDestroyed()).toBe(true);
+  });
+
+  it("destroys the socket 1 s after the answer when it never flushes", () => {
+    vi.useFakeTimers();
+    try {
+      const { socket, isDestroyed } = recordingSocket(true);
+      answerClientError(new Error("bad"), socket);
+      vi.advanceTimersByTime(CLIENT_ERROR_LINGER_MS - 1);
+      expect(isDestroyed()).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(isDestroyed()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

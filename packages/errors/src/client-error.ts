@@ -7,9 +7,15 @@ import type { ErrorEnvelope } from "./envelope.js";
  */
 export interface ClientErrorSocket {
   readonly writable: boolean;
-  end(chunk: string): unknown;
+  /** Bytes this connection has written so far (net.Socket's public counter). */
+  readonly bytesWritten: number;
+  /** Writes `chunk`, then calls `flushed` once it was handed to the system (or the write failed). */
+  end(chunk: string, flushed: () => void): unknown;
   destroy(): unknown;
 }
+
+/** How long an answered socket may wait for its answer to flush before it is destroyed anyway. */
+export const CLIENT_ERROR_LINGER_MS = 1_000;
 
 interface Answer {
   status: number;
@@ -44,16 +50,19 @@ const MALFORMED: Answer = {
 
 /**
  * node:http `clientError` listener: answers a request the parser rejected with the JSON envelope
- * (431 for oversized headers, 408 for a request timeout, else 400) and closes the connection.
+ * (431 for oversized headers, 408 for a request timeout, else 400) and destroys the connection once
+ * the answer is flushed, or `CLIENT_ERROR_LINGER_MS` after it at the latest. It does not wait for the
+ * client's FIN: a client that never reads and never closes would otherwise hold the socket (and a
+ * descriptor) in FIN-WAIT-2 for as long as it likes (see docs/decisions.md, "The server's HTTP edge").
  * @example server.on("clientError", answerClientError)
  */
 export function answerClientError(error: Error, socket: ClientErrorSocket): void {
-  // A reset peer, a closed socket or a response already under way: nothing sane can be written.
-  // `_httpMessage` is the response node:http attached to the socket, if any.
-  const pending: unknown = Reflect.get(socket, "_httpMessage");
-  const headersSent =
-    typeof pending === "object" && pending !== null && Reflect.get(pending, "headersSent") === true;
-  if (!socket.writable || headersSent) {
+  // A reset peer or a closed socket: nothing can be written. A connection that has already written
+  // anything may have a response under way (node parses a pipelined request while it answers the
+  // one before, and a handler may answer before a body is in); node keeps that response private, so
+  // the one public sign is the socket's byte count. Such a connection is closed without an answer
+  // rather than risk bytes in the middle of another response; a client retries on a new one.
+  if (!socket.writable || socket.bytesWritten > 0) {
     socket.destroy();
     return;
   }
@@ -61,6 +70,7 @@ export function answerClientError(error: Error, socket: ClientErrorSocket): void
   const answer = (typeof errorCode === "string" ? ANSWERS[errorCode] : undefined) ?? MALFORMED;
   const body: ErrorEnvelope = { code: answer.code, message: answer.message };
   const text = JSON.stringify(body);
+  const deadline = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
   socket.end(
     `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
@@ -68,5 +78,9 @@ export function answerClientError(error: Error, socket: ClientErrorSocket): void
       "Cache-Control: no-store\r\n" +
       "Connection: close\r\n\r\n" +
       text,
+    () => {
+      clearTimeout(deadline);
+      socket.destroy();
+    },
   );
 }

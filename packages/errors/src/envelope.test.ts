@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorBody, INTERNAL_ERROR_MESSAGE, publicMessage, readEnvelope } from "./envelope.js";
+import { errorBody, INTERNAL_ERROR_MESSAGE, publicMessage, readEnvelope, withRequestId } from "./envelope.js";
 
 describe("errorBody", () => {
   it("carries a 4xx message and its issues", () => {
@@ -46,6 +46,18 @@ describe("readEnvelope", () => {
     });
   });
 
+  it("keeps a 5xx's requestId when it is a request id, and drops one that is not", () => {
+    expect(readEnvelope({ code: "INTERNAL_SERVER_ERROR", message: "x", requestId: "r-1" })).toEqual({
+      code: "INTERNAL_SERVER_ERROR",
+      message: "x",
+      requestId: "r-1",
+    });
+    expect(readEnvelope({ code: "INTERNAL_SERVER_ERROR", message: "x", requestId: "a b" })).toEqual({
+      code: "INTERNAL_SERVER_ERROR",
+      message: "x",
+    });
+  });
+
   it("refuses unknown codes, missing messages and malformed issues", () => {
     expect(readEnvelope({ code: "TEAPOT", message: "x" })).toBeUndefined();
     expect(readEnvelope({ code: "NETWORK_ERROR", message: "x" })).toBeUndefined();
@@ -53,5 +65,17 @@ describe("readEnvelope", () => {
     expect(readEnvelope({ code: "BAD_REQUEST", message: "x", issues: "no" })).toBeUndefined();
     expect(readEnvelope("<html>")).toBeUndefined();
     expect(readEnvelope(null)).toBeUndefined();
+  });
+});
+
+describe("withRequestId", () => {
+  it("adds the id to a 5xx envelope only", () => {
+    const internal = errorBody("INTERNAL_SERVER_ERROR", "boom");
+    expect(withRequestId(500, internal, "r-1")).toEqual({ ...internal, requestId: "r-1" });
+    expect(withRequestId(503, errorBody("SERVICE_UNAVAILABLE", "Down"), "r-2").requestId).toBe("r-2");
+    expect(withRequestId(404, errorBody("NOT_FOUND", "No"), "r-3")).toEqual({
+      code: "NOT_FOUND",
+      message: "No",
+    });
   });
 });

@@ -1,12 +1,15 @@
 import { type ErrorCode, isErrorCode, statusOf } from "./codes.js";
 import { type ErrorIssue, readIssues } from "./issues.js";
+import { isRequestId } from "./request-id.js";
 
-/** The one error body of every Keyport service (API.md): `{ code, message, issues? }`. */
+/** The one error body of every Keyport service (docs/api.md): `{ code, message, issues?, requestId? }`. */
 export interface ErrorEnvelope {
   code: ErrorCode;
   message: string;
   /** Validation problems, one per invalid field. */
   issues?: ErrorIssue[];
+  /** On a 5xx only: the request's `X-Request-Id`, by which its log lines can be found. */
+  requestId?: string;
 }
 
 /** The only message a 5xx other than a dependency's failure ever carries. */
@@ -46,8 +49,27 @@ export function readEnvelope(value: unknown): ErrorEnvelope | undefined {
   const code: unknown = Reflect.get(value, "code");
   const message: unknown = Reflect.get(value, "message");
   const rawIssues: unknown = Reflect.get(value, "issues");
+  const requestId: unknown = Reflect.get(value, "requestId");
   if (!isErrorCode(code) || typeof message !== "string") return undefined;
-  if (rawIssues === undefined || rawIssues === null) return { code, message };
+  const envelope: ErrorEnvelope = { code, message };
+  // An id that is not one is left out rather than refusing the whole envelope.
+  if (isRequestId(requestId)) envelope.requestId = requestId;
+  if (rawIssues === undefined || rawIssues === null) return envelope;
   const issues = readIssues(rawIssues);
-  return issues === undefined ? undefined : { code, message, issues };
+  if (issues === undefined) return undefined;
+  envelope.issues = issues;
+  return envelope;
+}
+
+/**
+ * `body` with `requestId` added when `status` is a 5xx (the id by which the operator finds the
+ * request's log lines); any other answer goes back unchanged.
+ * @example withRequestId(500, errorBody("INTERNAL_SERVER_ERROR", "x"), "r-1") // { code, message, requestId: "r-1" }
+ */
+export function withRequestId(
+  status: number,
+  body: ErrorEnvelope,
+  requestId: string | undefined,
+): ErrorEnvelope {
+  return status >= 500 && requestId !== undefined ? { ...body, requestId } : body;
 }

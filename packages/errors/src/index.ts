@@ -20,6 +20,7 @@ export {
   INTERNAL_ERROR_MESSAGE,
   publicMessage,
   readEnvelope,
+  withRequestId,
 } from "./envelope.js";
 // Validation issues
 export { type ErrorIssue, type IssueSource, issuesFromZod, readIssues } from "./issues.js";
@@ -32,3 +33,5 @@ export {
   toKeyportError,
   validationFailure,
 } from "./keyport-error.js";
+// The id a request is known by, in its answer, its log lines and a 5xx envelope
+export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { acceptRequestId } from "@keyport/errors";
 import type { Logger } from "pino";
 import type { SignInLog } from "./auth/sign-in-log.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
@@ -49,6 +50,8 @@ export interface Context extends ProcedureServices {
    * so that requests which never need it (every verification) never pay for it.
    */
   clientIp(): string | undefined;
+  /** The request's `X-Request-Id`, for the log lines a procedure writes about it. */
+  requestId: string;
   /** Fires at the request's deadline (`REQUEST_DEADLINE_MS`); set by `publicProcedure`. */
   deadline?: { readonly aborted: boolean };
 }
@@ -60,6 +63,8 @@ export interface CreateContextInnerOptions {
   bearerToken: string | null;
   /** The client's address; unknown when absent. */
   clientIp?: () => string | undefined;
+  /** The request's id; a fresh one when absent (a test or a call without HTTP). */
+  requestId?: string;
 }
 
 /** Builds a context without any HTTP object, so tests and the REST mapping can call procedures directly. */
@@ -67,8 +72,9 @@ export function createContextInner({
   services,
   bearerToken,
   clientIp = () => undefined,
+  requestId = acceptRequestId(undefined),
 }: CreateContextInnerOptions): Context {
-  return { ...services, bearerToken, clientIp };
+  return { ...services, bearerToken, clientIp, requestId };
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -80,11 +86,15 @@ export function readBearerToken(req: IncomingMessage): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
-/** The adapter-facing context: reads the bearer token and (when asked) the client's address from the request. */
-export function createContext(services: Services, req: IncomingMessage): Context {
+/**
+ * The adapter-facing context: reads the bearer token and (when asked) the client's address from the
+ * request; `requestId` is the one the handler gave the request (see http/handler.ts).
+ */
+export function createContext(services: Services, req: IncomingMessage, requestId?: string): Context {
   return createContextInner({
     services: services.procedures,
     bearerToken: readBearerToken(req),
     clientIp: () => clientIp(req, services.trustedProxies),
+    requestId,
   });
 }

@@ -37,7 +37,7 @@ const t = initTRPC
     // The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
     // other than a dependency's fixed text says only "Internal server error" (tRPC would send the
     // thrown error's own message, which may quote SQL).
-    errorFormatter({ shape, error, type }) {
+    errorFormatter({ shape, error, type, ctx }) {
       const issues =
         error.code === "BAD_REQUEST" && error.cause instanceof ZodError
           ? issuesFromZod(error.cause)
@@ -53,6 +53,8 @@ const t = initTRPC
           issues,
           // The path of a procedure that does not exist is whatever the caller typed.
           path: own === NO_SUCH_PROCEDURE ? undefined : shape.data.path,
+          // A 5xx names its request, as the REST envelope does: the id its X-Request-Id header carries.
+          requestId: shape.data.httpStatus >= 500 ? ctx?.requestId : undefined,
         },
       };
     },

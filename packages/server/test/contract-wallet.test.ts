@@ -159,7 +159,11 @@ describe("contract-wallet sign-in through RPC_URL (anvil, solc-compiled ERC-1271
         await owner.signMessage({ message }),
       );
       expect(status).toBe(503);
-      expect(body).toEqual({ code: "SERVICE_UNAVAILABLE", message: expect.stringMatching(/retry/) });
+      expect(body).toEqual({
+        code: "SERVICE_UNAVAILABLE",
+        message: expect.stringMatching(/retry/),
+        requestId: expect.any(String),
+      });
       const written = unreachable.logs.slice(before);
       expect(written).toContainEqual(
         expect.objectContaining({

@@ -2,6 +2,7 @@ import { request } from "@keyport/test-support/http";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REST_ROUTES } from "../src/routers/rest.js";
 import { describeDatabases, openTestPglite } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
@@ -33,6 +34,7 @@ describeDatabases("HTTP surface", (target) => {
       ["/auth/logout", "post", "200"],
       ["/api-keys", "post", "201"],
       ["/api-keys/{walletOrId}", "get", "200"],
+      ["/api-keys/{walletOrId}", "patch", "200"],
       ["/api-keys/{walletOrId}", "delete", "200"],
       ["/api-keys/{id}/roll", "post", "201"],
     ];
@@ -49,6 +51,25 @@ describeDatabases("HTTP surface", (target) => {
     expect(doc.paths["/api-keys"].post.security).toEqual([{ sessionToken: [] }]);
     expect(doc.paths["/auth/verify"].post.security).toEqual([]);
     expect(doc.paths["/api-keys/{id}/roll"].post.description).toMatch(/grace/);
+    // Every answer, success or error, documents the request id it carries.
+    const headerRef = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+    expect(doc.paths["/api-keys"].post.responses["201"].headers).toEqual(headerRef);
+    expect(doc.paths["/api-keys"].post.responses["500"].headers).toEqual(headerRef);
+    expect(doc.components.headers.RequestId.schema.pattern).toBe("^[A-Za-z0-9._-]{1,64}$");
+    expect(doc.components.schemas.Error.properties.requestId.type).toBe("string");
+  });
+
+  it("serves every REST route, PATCH included, under its method in /openapi.json", async () => {
+    const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+    const doc = JSON.parse(JSON.stringify(body));
+    // OpenAPI's notion of one path: the template with its parameter names erased.
+    const shape = (template: string) => template.replace(/\{[^}]*\}/g, "{}");
+    const served = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${shape(path)}`),
+    );
+    const routes = REST_ROUTES.map((route) => `${route.method} ${shape(route.path)}`);
+    expect(routes).toContain("PATCH /api-keys/{}");
+    expect(served.sort()).toEqual(routes.sort());
   });
 
   it("passes Redocly's recommended rules with no error and no warning", async () => {
@@ -76,7 +97,7 @@ describeDatabases("HTTP surface", (target) => {
     expect(publicOps.sort()).toEqual(["post /api-keys/verify", "post /auth/nonce", "post /auth/verify"]);
   });
 
-  it("describes list and revoke as one path item whose parameter each method reads its own way", async () => {
+  it("describes list, update and revoke as one path item whose parameter each method reads its own way", async () => {
     const { body } = await request(server.baseUrl, "GET", "/openapi.json");
     const doc = JSON.parse(JSON.stringify(body));
     expect(doc.paths["/api-keys/{wallet}"]).toBeUndefined();
@@ -87,6 +108,10 @@ describeDatabases("HTTP surface", (target) => {
     expect(parameter("get")).toMatchObject({ name: "walletOrId", required: true });
     expect(parameter("get").description).toMatch(/GET reads this segment as a wallet/);
     expect(parameter("get").schema.pattern).toBe("^0x[0-9a-fA-F]{40}$");
+    expect(parameter("patch")).toMatchObject({ name: "walletOrId", required: true });
+    expect(parameter("patch").description).toMatch(/PATCH reads this segment as a key id/);
+    expect(parameter("patch").schema.pattern).toMatch(/^\^key_/);
+    expect(item.patch.requestBody.content["application/json"].schema).toBeDefined();
     expect(parameter("delete")).toMatchObject({ name: "walletOrId", required: true });
     expect(parameter("delete").description).toMatch(/DELETE reads this segment as a key id/);
     expect(parameter("delete").schema.pattern).toMatch(/^\^key_/);

@@ -64,6 +64,8 @@ export function expectErrorEnvelope(res: RawResponse): void {
     code: expect.stringMatching(/^[A-Z_]+$/),
     message: expect.any(String),
     ...(typeof body === "object" && body !== null && "issues" in body ? { issues: expect.any(Array) } : {}),
+    // A 5xx names the request (its X-Request-Id), so a user's report finds the log lines.
+    ...(res.status >= 500 ? { requestId: res.headers["x-request-id"] } : {}),
   });
   expect(res.text).not.toMatch(INTERNALS);
   // Nor an error's own text (`TypeError: ...`, h3's or a parser's), which the envelope replaces.

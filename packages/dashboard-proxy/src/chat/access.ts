@@ -37,7 +37,10 @@ export function createChatAccessCheck(options: ChatAccessOptions): ChatAccessChe
       session = resolveSession === undefined ? null : await resolveSession(event);
     } catch (error) {
       // Name only: the session lookup's errors may quote the server's URL.
-      logger.warn({ error: error instanceof Error ? error.name : "unknown" }, "chat session lookup failed");
+      logger.warn(
+        { error: error instanceof Error ? error.name : "unknown", reqId: event.context.requestId },
+        "chat session lookup failed",
+      );
       return { code: "BAD_GATEWAY", message: "The Keyport server could not check the session" };
     }
     if (session === null) return { code: "UNAUTHORIZED", message: "Sign in to use chat" };

@@ -23,11 +23,14 @@ describe("access log", () => {
     const log = createAccessLog("info", ours);
     const logger = pino({ level: "info", base: { service: "dashboard-proxy" } }, theirs);
     const odd = '/api/"quoted"\\back\u0001slash/ü';
-    log("GET", odd, 200, 3, false);
-    logger.info({ method: "GET", path: odd, status: 200, durationMs: 3 }, "request");
-    log("POST", "/api/chat", 499, undefined, true);
+    log("GET", odd, 200, 3, false, "checkout-7f3a.retry_2");
     logger.info(
-      { method: "POST", path: "/api/chat", status: 499, durationMs: undefined },
+      { method: "GET", path: odd, status: 200, reqId: "checkout-7f3a.retry_2", durationMs: 3 },
+      "request",
+    );
+    log("POST", "/api/chat", 499, undefined, true, undefined);
+    logger.info(
+      { method: "POST", path: "/api/chat", status: 499, reqId: undefined, durationMs: undefined },
       "request aborted by the client",
     );
     expect(ours.lines).toEqual(theirs.lines);
@@ -37,6 +40,7 @@ describe("access log", () => {
       method: "GET",
       path: odd,
       status: 200,
+      reqId: "checkout-7f3a.retry_2",
       durationMs: 3,
       msg: "request",
     });
@@ -45,7 +49,7 @@ describe("access log", () => {
   it("writes nothing above info", () => {
     for (const level of ["warn", "error", "fatal", "silent"]) {
       const lines = capture();
-      createAccessLog(level, lines)("GET", "/healthz", 200, 1, false);
+      createAccessLog(level, lines)("GET", "/healthz", 200, 1, false, "id");
       expect(lines.lines).toEqual([]);
     }
   });
@@ -54,11 +58,11 @@ describe("access log", () => {
 describe("access log of /healthz", () => {
   it("writes a passing check at debug only, and a failing one at info", () => {
     const atInfo = capture();
-    createAccessLog("info", atInfo)("GET", "/healthz", 200, 1, false);
-    createAccessLog("info", atInfo)("GET", "/healthz", 503, 1, false);
+    createAccessLog("info", atInfo)("GET", "/healthz", 200, 1, false, undefined);
+    createAccessLog("info", atInfo)("GET", "/healthz", 503, 1, false, undefined);
     expect(atInfo.lines.map((line) => [line.level, line.status])).toEqual([[30, 503]]);
     const atDebug = capture();
-    createAccessLog("debug", atDebug)("GET", "/healthz", 200, 1, false);
+    createAccessLog("debug", atDebug)("GET", "/healthz", 200, 1, false, undefined);
     expect(atDebug.lines.map((line) => [line.level, line.status])).toEqual([[20, 200]]);
   });
 });

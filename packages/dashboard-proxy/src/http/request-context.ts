@@ -7,6 +7,8 @@ declare module "h3" {
   interface H3EventContext {
     /** `performance.now()` when the request arrived (app.ts), for the access log and the latency histogram. */
     startedAt?: number;
+    /** The request's `X-Request-Id` (http/request-id.ts): on its answer, its log lines, a 5xx body, and sent on to the server. */
+    requestId?: string;
     /** The client address `createClientIpReader` derived; null when it found none. Read once a request. */
     clientIp?: string | null;
     /** The guards' verdict on the request's Origin, for the CORS headers of its answer. */

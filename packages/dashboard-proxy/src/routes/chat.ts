@@ -43,13 +43,16 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
 
   app.post(DASHBOARD_ROUTES.chat.path, async (event) => {
     if (agent === undefined) {
-      return errorResponse({
-        code: "SERVICE_UNAVAILABLE",
-        message: "Chat is not configured: the dashboard proxy has no AGENT_URL",
-      });
+      return errorResponse(
+        {
+          code: "SERVICE_UNAVAILABLE",
+          message: "Chat is not configured: the dashboard proxy has no AGENT_URL",
+        },
+        event.context.requestId,
+      );
     }
     const refused = await checkAccess(event);
-    if (refused !== undefined) return errorResponse(refused);
+    if (refused !== undefined) return errorResponse(refused, event.context.requestId);
     const mediaType = (event.req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
     if (mediaType !== "application/json") {
       return errorResponse({
@@ -74,9 +77,12 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
     if (!result.ok) {
       // A client that left is not an upstream failure: the access line records the abort (499).
       if (result.failure.kind !== "client_closed") {
-        logger.warn({ upstream: "agent", failure: result.failure }, "upstream failed");
+        logger.warn(
+          { upstream: "agent", failure: result.failure, reqId: event.context.requestId },
+          "upstream failed",
+        );
       }
-      return errorResponse(failureToApiError(result.failure, "chat agent"));
+      return errorResponse(failureToApiError(result.failure, "chat agent"), event.context.requestId);
     }
     const stream = relayEvents(
       result.value,
@@ -84,7 +90,10 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
       (error) => {
         if (stop.signal.aborted || event.req.signal.aborted) return;
         const detail = error instanceof AgentStreamError ? error.reason : fetchErrorDetail(error);
-        logger.warn({ upstream: "agent", failure: { kind: "bad_gateway", detail } }, "agent stream failed");
+        logger.warn(
+          { upstream: "agent", failure: { kind: "bad_gateway", detail }, reqId: event.context.requestId },
+          "agent stream failed",
+        );
       },
     );
     return new Response(stream, {

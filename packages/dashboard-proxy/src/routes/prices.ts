@@ -126,7 +126,8 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
   // One per app: each cache entry's bytes and headers, prepared on its first answer.
   const respond = createCachedResponses(swrSeconds);
   const answer = (event: H3Event, outcome: CacheOutcome): Response | HTTPResponse => {
-    if (!outcome.ok) return errorResponse(failureToApiError(outcome.failure, SERVICE, plan));
+    if (!outcome.ok)
+      return errorResponse(failureToApiError(outcome.failure, SERVICE, plan), event.context.requestId);
     event.context.varyDone = true;
     return respond(outcome.entry, outcome.state, outcome.maxAgeSeconds);
   };

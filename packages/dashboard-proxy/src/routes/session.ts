@@ -56,15 +56,16 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     const body = signInSchema.safeParse(json);
     if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
 
-    const answer = await keyport.verify(body.data.message, body.data.signature);
-    if (!answer.ok) return refusal(answer);
+    const requestId = event.context.requestId;
+    const answer = await keyport.verify(body.data.message, body.data.signature, requestId);
+    if (!answer.ok) return refusal(answer, requestId);
     const { token, ...session } = answer.value;
     sessions.remember(token, session);
     // Signing in again (another account, or after an account change) ends the session it replaces.
     const previous = readSessionToken(event);
     if (previous !== undefined && previous !== token) {
       sessions.forget(previous);
-      await keyport.logout(previous);
+      await keyport.logout(previous, requestId);
     }
     return sessionResponse(session, cookies.set(token, session.expiresAt));
   });
@@ -74,9 +75,9 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     if (refused !== undefined) return errorResponse(refused);
     const token = readSessionToken(event);
     if (token === undefined) return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
-    const answer = await keyport.session(token);
+    const answer = await keyport.session(token, event.context.requestId);
     if (!answer.ok) {
-      if (answer.status !== 401) return refusal(answer);
+      if (answer.status !== 401) return refusal(answer, event.context.requestId);
       sessions.forget(token);
       return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
     }
@@ -90,9 +91,9 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     const token = readSessionToken(event);
     if (token !== undefined) {
       sessions.forget(token);
-      const answer = await keyport.logout(token);
+      const answer = await keyport.logout(token, event.context.requestId);
       // Unreachable or slow: keep the cookie so a retry can still end the session on the server.
-      if (!answer.ok && answer.status !== 401) return refusal(answer);
+      if (!answer.ok && answer.status !== 401) return refusal(answer, event.context.requestId);
     }
     return withCookies(
       Response.json({ ok: true }, { headers: { "cache-control": "no-store" } }),
@@ -106,8 +107,12 @@ function sessionResponse(session: SessionInfo, setCookies: string[]): Response {
   return withCookies(Response.json(body, { headers: { "cache-control": "no-store" } }), setCookies);
 }
 
-function refusal(answer: Extract<KeyportAnswer<unknown>, { ok: false }>): Response {
-  const response = errorResponse(answer.error);
+function refusal(
+  answer: Extract<KeyportAnswer<unknown>, { ok: false }>,
+  requestId: string | undefined,
+): Response {
+  // A 5xx names the request whatever the server's envelope said (the server had the same id).
+  const response = errorResponse(answer.error, answer.status >= 500 ? requestId : undefined);
   // The envelope's code fixes errorResponse's status; keep the server's when it differs (e.g. 503).
   return new Response(response.body, { status: answer.status, headers: response.headers });
 }

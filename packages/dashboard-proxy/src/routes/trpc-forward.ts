@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from "@keyport/errors";
 import type { H3 } from "h3";
 import type { Logger } from "pino";
 import { errorResponse } from "../http/errors.js";
@@ -62,6 +63,9 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
     const ip = clientIp(event);
     if (ip !== undefined) headers.set("x-forwarded-for", ip);
+    // The server logs the call under the browser request's id (and answers it back).
+    const requestId = event.context.requestId;
+    if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
     // Over 64 KiB this throws a 413, mapped to the envelope by the app's error hook.
     const body = method === "POST" ? await event.req.arrayBuffer() : null;
 
@@ -75,9 +79,9 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
     if (!result.ok) {
       // A client that left is not an upstream failure: the access line records the abort (499).
       if (result.failure.kind !== "client_closed") {
-        logger.warn({ upstream: "keyport", failure: result.failure }, "upstream failed");
+        logger.warn({ upstream: "keyport", failure: result.failure, reqId: requestId }, "upstream failed");
       }
-      return errorResponse(failureToApiError(result.failure, "Keyport server"));
+      return errorResponse(failureToApiError(result.failure, "Keyport server"), requestId);
     }
     const upstream = result.value;
     const answer = new Headers();
@@ -92,7 +96,10 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
     // A redirect (never expected from tRPC) is not followed and not passed on.
     if (upstream.status >= 300 && upstream.status < 400) {
       await upstream.body?.cancel();
-      return errorResponse({ code: "BAD_GATEWAY", message: "The Keyport server failed to answer" });
+      return errorResponse(
+        { code: "BAD_GATEWAY", message: "The Keyport server failed to answer" },
+        requestId,
+      );
     }
     return new Response(upstream.body, { status: upstream.status, headers: answer });
   });

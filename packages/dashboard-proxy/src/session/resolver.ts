@@ -49,7 +49,7 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
       if (token === undefined) return null;
       const cached = cache.get(keyOf(token));
       if (cached !== undefined) return { wallet: cached.wallet };
-      const answer = await options.keyport.session(token);
+      const answer = await options.keyport.session(token, event.context.requestId);
       if (!answer.ok) return null;
       remember(token, answer.value);
       return { wallet: answer.value.wallet };

@@ -1,4 +1,4 @@
-import { type ErrorEnvelope, errorBody, readEnvelope } from "@keyport/errors";
+import { type ErrorEnvelope, errorBody, REQUEST_ID_HEADER, readEnvelope } from "@keyport/errors";
 import { z } from "zod";
 import type { UpstreamResult } from "./failure.js";
 import { fetchErrorDetail } from "./fetch-error.js";
@@ -29,14 +29,22 @@ export interface ForwardRequest {
   signal: AbortSignal;
 }
 
-/** The Keyport server's routes the proxy uses; the only module that knows `KEYPORT_URL`. */
+/**
+ * The Keyport server's routes the proxy uses; the only module that knows `KEYPORT_URL`. Each call
+ * sends the browser request's id as `X-Request-Id` (`requestId`; the forward's `headers` carry it),
+ * so the server's log lines of the call carry the proxy's id.
+ */
 export interface KeyportClient {
   /** `POST /auth/verify`: a signed EIP-4361 message for a session token. */
-  verify(message: string, signature: string): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
+  verify(
+    message: string,
+    signature: string,
+    requestId: string | undefined,
+  ): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
   /** `GET /auth/session`: who the token belongs to, until when. */
-  session(token: string): Promise<KeyportAnswer<SessionInfo>>;
+  session(token: string, requestId: string | undefined): Promise<KeyportAnswer<SessionInfo>>;
   /** `POST /auth/logout`: ends the session on the server. */
-  logout(token: string): Promise<KeyportAnswer<{ ok: true }>>;
+  logout(token: string, requestId: string | undefined): Promise<KeyportAnswer<{ ok: true }>>;
   /** Sends a `/trpc` request on and returns the server's response unread (streamed back). */
   forward(request: ForwardRequest): Promise<UpstreamResult<Response>>;
 }
@@ -57,10 +65,12 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
     method: string,
     path: string,
     schema: z.ZodType<T>,
+    requestId: string | undefined,
     token?: string,
     body?: unknown,
   ): Promise<KeyportAnswer<T>> => {
     const headers: Record<string, string> = { accept: "application/json" };
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
@@ -98,10 +108,10 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
   };
 
   return {
-    verify: (message, signature) =>
-      call("POST", "/auth/verify", signedInSchema, undefined, { message, signature }),
-    session: (token) => call("GET", "/auth/session", sessionSchema, token),
-    logout: (token) => call("POST", "/auth/logout", loggedOutSchema, token, {}),
+    verify: (message, signature, requestId) =>
+      call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }),
+    session: (token, requestId) => call("GET", "/auth/session", sessionSchema, requestId, token),
+    logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
     async forward(request) {
       try {
         const response = await fetch(`${options.baseUrl}${request.pathAndQuery}`, {

@@ -197,6 +197,7 @@ describe("Redis unreachable", () => {
       expect(JSON.parse(first.text)).toEqual({
         code: "SERVICE_UNAVAILABLE",
         message: "The shared market data cache is unavailable",
+        requestId: first.headers["x-request-id"],
       });
       expect((await proxy.call(SIMPLE)).status).toBe(503);
       expect((await proxy.call(SIMPLE)).status).toBe(429);

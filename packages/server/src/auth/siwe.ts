@@ -113,6 +113,7 @@ function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Dat
  * EIP-55 address, version, domain and URI, chain id, time window, then the signature (the cheap
  * checks first; a contract wallet's signature calls RPC_URL). Everything but the nonce, which the
  * caller consumes atomically.
+ * `requestId` goes on the warning logged when RPC_URL does not answer.
  * @throws TRPCError SERVICE_UNAVAILABLE when a contract wallet must be checked and RPC_URL does not answer.
  */
 export async function checkSiweMessage(
@@ -120,6 +121,7 @@ export async function checkSiweMessage(
   message: string,
   signature: string,
   now = new Date(),
+  requestId?: string,
 ): Promise<SiweCheck> {
   const refuse = (check: SiweRefusal): SiweCheck => ({ ok: false, check });
   if (!isHex(signature, { strict: true })) return refuse("signature");
@@ -128,7 +130,7 @@ export async function checkSiweMessage(
   const { fields } = parsed;
   const refusal = findRefusal(settings, fields, now);
   if (refusal !== undefined) return refuse(refusal);
-  const signer = await checkSignature(settings, fields, message, signature);
+  const signer = await checkSignature(settings, fields, message, signature, requestId);
   if (signer !== "valid") return refuse(signer);
   return { ok: true, address: fields.address, nonce: fields.nonce, expirationTime: fields.expirationTime };
 }
@@ -143,6 +145,7 @@ async function checkSignature(
   fields: SiweMessageFields,
   message: string,
   signature: Hex,
+  requestId: string | undefined,
 ): Promise<"valid" | "signature" | "chain_id"> {
   const { address } = fields;
   const isEoaSignature = await verifyMessage({ address, message, signature }).catch(() => false);
@@ -169,7 +172,7 @@ async function checkSignature(
     if (!isRpcUnreachable(error)) return "signature";
     // Only the error's class: viem's messages quote the URL, which may hold the node's API key.
     settings.logger.warn(
-      { rpcError: rootCauseName(error) },
+      { rpcError: rootCauseName(error), reqId: requestId },
       "sign-in: RPC_URL did not answer, a contract-wallet signature could not be checked",
     );
     throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: RPC_UNAVAILABLE });

@@ -33,7 +33,8 @@ export interface NonceStore {
 
 /** Checks a signed EIP-4361 message, all but its nonce: the signer, or the check that failed. */
 export interface SiweChecker {
-  check(message: string, signature: string): Promise<SiweCheck>;
+  /** `requestId` names the request on any line the check logs. */
+  check(message: string, signature: string, requestId: string): Promise<SiweCheck>;
 }
 
 /** The session store over the database; `memo` remembers live sessions (embedded database only). */
@@ -60,5 +61,8 @@ export function createNonceStore(db: Db, limiter: NonceLimiter): NonceStore {
 
 /** The SIWE checker for these settings (domains, chain ids, RPC client). */
 export function createSiweChecker(settings: SiweSettings): SiweChecker {
-  return { check: (message, signature) => checkSiweMessage(settings, message, signature) };
+  return {
+    check: (message, signature, requestId) =>
+      checkSiweMessage(settings, message, signature, new Date(), requestId),
+  };
 }

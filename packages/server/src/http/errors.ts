@@ -1,11 +1,12 @@
 import type { ServerResponse } from "node:http";
-import { errorBody, issuesFromZod, statusOf } from "@keyport/errors";
+import { errorBody, issuesFromZod, statusOf, withRequestId } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import { retryAfterOf } from "../ratelimit/retry-after.js";
 import type { ErrorEnvelope } from "../schemas/error.js";
 import { BODY_TOO_LARGE } from "./body.js";
+import { requestIdOf } from "./request-id.js";
 
 /**
  * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`;
@@ -44,14 +45,17 @@ export function sendJson(
   res.end(payload);
 }
 
-/** Writes the error envelope for any thrown value; a 429 whose cause is a `RetryAfter` adds `Retry-After`. */
+/**
+ * Writes the error envelope for any thrown value; a 429 whose cause is a `RetryAfter` adds
+ * `Retry-After`, and a 5xx carries the request's id as `requestId` (the one its header carries).
+ */
 export function sendError(res: ServerResponse, cause: unknown, headers?: Record<string, string>): void {
   const { status, body } = toErrorResponse(cause);
   const retryAfter = status === 429 ? retryAfterOf(cause) : undefined;
   sendJson(
     res,
     status,
-    body,
+    withRequestId(status, body, requestIdOf(res)),
     retryAfter === undefined ? headers : { ...headers, "retry-after": String(retryAfter) },
   );
 }

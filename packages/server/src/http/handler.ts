@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorBody } from "@keyport/errors";
+import { acceptRequestId, errorBody, REQUEST_ID_HEADER } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
@@ -12,6 +12,7 @@ import { BODY_TOO_LARGE, declaresTooLargeBody, RequestAbortedError } from "./bod
 import { createDocsPages, DOCS_SCRIPT_PATH } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
 import type { FastRoute } from "./fast-route.js";
+import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
 
@@ -29,8 +30,9 @@ export interface RequestHandlerOptions {
 /**
  * The whole HTTP surface as one node request listener: fast routes, /trpc, /healthz, /openapi.json,
  * /docs, then the REST routes; HEAD on a GET route answers as GET without the body (node drops it).
- * A declared body over `MAX_BODY_BYTES` is 413 before a byte is read. Logs one line per request
- * (method, route, status, duration), never a body: at info, except fast routes and unbatched tRPC
+ * A declared body over `MAX_BODY_BYTES` is 413 before a byte is read. Every answer carries
+ * `X-Request-Id` (the caller's when valid, else a fresh one). Logs one line per request
+ * (method, route, status, reqId, duration), never a body: at info, except fast routes and unbatched tRPC
  * verify, which log at debug, and a passing `/healthz`, also at debug; a client that leaves before its
  * answer is one info line, "request aborted".
  */
@@ -46,6 +48,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     res: ServerResponse,
     method: string,
     pathname: string,
+    requestId: string,
   ): Promise<string> {
     if (isTrpcPath(pathname)) {
       // tRPC's adapter builds a fetch Request, which throws (a 500) on these methods: refuse them first.
@@ -71,7 +74,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       sendJson(
         res,
         healthy ? 200 : 503,
-        healthy ? { ok: true } : { ok: false, code: "SERVICE_UNAVAILABLE", message: "Database unreachable" },
+        healthy
+          ? { ok: true }
+          : { ok: false, code: "SERVICE_UNAVAILABLE", message: "Database unreachable", requestId },
       );
       return pathname;
     }
@@ -100,7 +105,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const label = match.compiled.route.path;
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const ctx = createContext(services, req);
+      const ctx = createContext(services, req, requestId);
       const data = await callRestRoute(match.compiled, req, url, match.params, ctx, createAppCaller(ctx));
       sendJson(res, match.compiled.route.successStatus, data);
     } catch (cause) {
@@ -108,7 +113,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       if (cause instanceof RequestAbortedError) return label;
       if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
         const err = cause instanceof TRPCError ? (cause.cause ?? cause) : cause;
-        services.logger.error({ err, route: label }, "procedure failed");
+        services.logger.error({ err, route: label, reqId: requestId }, "procedure failed");
       }
       if (!res.headersSent) sendError(res, cause);
     }
@@ -120,12 +125,15 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const debug = logger.debug.bind(logger);
 
   function fail(res: ServerResponse, method: string, label: string, started: number, cause: unknown): void {
-    logger.error({ err: cause, method }, "request handler failed");
+    logger.error({ err: cause, method, reqId: requestIdOf(res) }, "request handler failed");
     if (!res.headersSent) sendError(res, cause);
     metrics.http.observeWhenDone(res, method, label, started);
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // Set first, so every answer carries it whoever writes it (tRPC's adapter, docs, metrics, errors).
+    const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     const method = req.method ?? "GET";
     const raw = req.url ?? "/";
     const query = raw.indexOf("?");
@@ -155,22 +163,22 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       // At info a verification costs no listener: a fast route that returns unanswered lost its client.
       const listened = write !== undefined;
       routed = Promise.resolve(fast(req, res, services)).then(() => {
-        if (!listened && !res.writableEnded) info(abortLine(method, pathname, started), ABORTED);
+        if (!listened && !res.writableEnded) info(abortLine(method, pathname, requestId, started), ABORTED);
         return answered(pathname);
       }, failed(pathname));
       if (!listened) return;
     } else {
-      routed = route(req, res, method, pathname).then(answered, failed("(error)"));
+      routed = route(req, res, method, pathname, requestId).then(answered, failed("(error)"));
     }
     res.once("close", () => {
       const finished = res.writableFinished;
       const ended = performance.now();
       routed.then((label) => {
-        if (!finished) info(abortLine(method, label, started, ended), ABORTED);
+        if (!finished) info(abortLine(method, label, requestId, started, ended), ABORTED);
         else if (label === "/healthz" && res.statusCode < 300) {
           // A passing health check is polled (the launcher, load balancers): debug, not a line a second.
-          debug(requestLine(method, label, res.statusCode, started, ended), "request");
-        } else write?.(requestLine(method, label, res.statusCode, started, ended), "request");
+          debug(requestLine(method, label, res.statusCode, requestId, started, ended), "request");
+        } else write?.(requestLine(method, label, res.statusCode, requestId, started, ended), "request");
       });
     });
   };
@@ -182,15 +190,22 @@ const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 /** Batched tRPC verify (`/trpc/keys.verify?batch=1`) is a hot path too. */
 const QUIET_TRPC_PATH = "/trpc/keys.verify";
 
-function requestLine(method: string, route: string, status: number, started: number, ended: number) {
-  return { method, route, status, durationMs: Math.round((ended - started) * 10) / 10 };
+function requestLine(
+  method: string,
+  route: string,
+  status: number,
+  reqId: string,
+  started: number,
+  ended: number,
+) {
+  return { method, route, status, reqId, durationMs: Math.round((ended - started) * 10) / 10 };
 }
 
 /** Logged at info when the client leaves before its answer: neither an error nor a 5xx. */
 const ABORTED = "request aborted";
 
-function abortLine(method: string, route: string, started: number, ended = performance.now()) {
-  return { method, route, durationMs: Math.round((ended - started) * 10) / 10 };
+function abortLine(method: string, route: string, reqId: string, started: number, ended = performance.now()) {
+  return { method, route, reqId, durationMs: Math.round((ended - started) * 10) / 10 };
 }
 
 function isTrpcPath(pathname: string): boolean {

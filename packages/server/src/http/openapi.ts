@@ -3,9 +3,18 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import type { ErrorStatus } from "../procedure-meta.js";
 import type { RestRoute } from "../routers/rest.js";
 import { errorEnvelope } from "../schemas/error.js";
-import { mergeWalletOrIdPaths } from "./openapi-paths.js";
+import { assertEveryRouteDocumented } from "./openapi-coverage.js";
+import { mergeWalletOrIdPaths, OPERATION_METHODS } from "./openapi-paths.js";
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
+
+/** Every answer carries the request's id (docs/decisions.md, "Request ids"). */
+const REQUEST_ID_HEADERS = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+const REQUEST_ID_HEADER_DOC = {
+  description:
+    "The request's id: the caller's own X-Request-Id when it is 1-64 characters of [A-Za-z0-9._-], else a fresh one. A 5xx body repeats it as `requestId`.",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" },
+} as const;
 
 /** Statuses every route can answer, whatever its own list says. */
 const COMMON_ERRORS = [400, 500, 503] as const;
@@ -29,14 +38,13 @@ export interface OpenApiDocumentOptions {
 
 const DESCRIPTION = `Wallet-owned API keys. Sign in with Ethereum (EIP-4361): POST /auth/nonce, sign a message with that nonce, POST /auth/verify, then send \`Authorization: Bearer <token>\`.
 
-Every error is JSON \`{ code, message, issues? }\` where \`code\` is the tRPC error code name. Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
-
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+Every error is JSON \`{ code, message, issues?, requestId? }\` where \`code\` is the tRPC error code name; a 5xx carries \`requestId\`, the \`X-Request-Id\` every answer has (the caller's own when it is 1-64 characters of \`[A-Za-z0-9._-]\`). Times are ISO-8601 strings. Wallets are accepted in any case and returned EIP-55 checksummed. Query strings: only the first value of a repeated parameter is used. The same procedures are served over tRPC at /trpc (superjson).`;
 
 /**
  * OpenAPI 3.1 for the REST table: trpc-to-openapi describes each procedure's input and output from
  * its schemas and meta, then each operation takes its success status, error statuses and security
- * from its route. Fails at start if a documented operation has no route or a route is undocumented.
+ * from its route. Fails at start if an operation of the served document (after the merge of
+ * `/api-keys/{walletOrId}`) has no route or a route is not in it.
  */
 export function createOpenApiDocument(
   router: AnyTRPCRouter,
@@ -54,21 +62,22 @@ export function createOpenApiDocument(
     },
     defs: { Error: errorEnvelope },
   });
-  const unmatched = new Set(routes);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of OPERATION_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       const route = routes.find((r) => r.path === path && r.method.toLowerCase() === method);
       if (!route) throw new Error(`OpenAPI operation ${method.toUpperCase()} ${path} has no REST route`);
-      unmatched.delete(route);
       const responses = operation.responses ?? {};
       const success = responses["200"];
       for (const key of Object.keys(responses)) delete responses[key];
-      if (success) responses[String(route.successStatus)] = success;
+      if (success && !("$ref" in success)) {
+        responses[String(route.successStatus)] = { ...success, headers: REQUEST_ID_HEADERS };
+      }
       for (const status of [...route.errors, ...COMMON_ERRORS].sort((a, b) => a - b)) {
         responses[String(status)] = {
           description: ERROR_DESCRIPTIONS[status],
+          headers: REQUEST_ID_HEADERS,
           content: { "application/json": { schema: ERROR_REF } },
         };
       }
@@ -83,9 +92,9 @@ export function createOpenApiDocument(
       }
     }
   }
-  const [missing] = unmatched;
-  if (missing) throw new Error(`REST route ${missing.method} ${missing.path} is not in the OpenAPI document`);
+  document.components = { ...document.components, headers: { RequestId: REQUEST_ID_HEADER_DOC } };
   mergeWalletOrIdPaths(document);
+  assertEveryRouteDocumented(document, routes);
   dropUnusedSchemas(document);
   return document;
 }

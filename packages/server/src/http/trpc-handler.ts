@@ -4,6 +4,7 @@ import { createContext, type Services } from "../context.js";
 import type { AppRouter } from "../routers/_app.js";
 import { BODY_TOO_LARGE, declaresTooLargeBody, MAX_BODY_BYTES } from "./body.js";
 import { NO_STORE } from "./fast-route.js";
+import { requestIdOf } from "./request-id.js";
 
 /** Procedure calls one batched tRPC request may carry; more is 400 `BAD_REQUEST`. */
 export const MAX_BATCH_SIZE = 10;
@@ -30,7 +31,7 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
       res.setHeader("connection", "close");
       next(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
     },
-    createContext: ({ req }) => createContext(services, req),
+    createContext: ({ req, res }) => createContext(services, req, requestIdOf(res)),
     responseMeta: ({ paths, eagerGeneration }) => ({
       headers: {
         // Verification answers are authorisation decisions: never cached on the way.
@@ -39,9 +40,9 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
         ...(eagerGeneration ? {} : JSON_TYPE),
       },
     }),
-    onError: ({ error, path }) => {
+    onError: ({ error, path, ctx }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
-        services.logger.error({ err: error.cause ?? error, path }, "procedure failed");
+        services.logger.error({ err: error.cause ?? error, path, reqId: ctx?.requestId }, "procedure failed");
     },
   });
 }

@@ -6,6 +6,7 @@ import { verifyKeyInput } from "../schemas/verification.js";
 import { RequestAbortedError, readJsonBody } from "./body.js";
 import { sendError, sendJson } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
+import { requestIdOf } from "./request-id.js";
 
 /**
  * `POST /api-keys/verify` without the tRPC machinery: read the small body, validate it with the
@@ -31,10 +32,17 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
   } catch (cause) {
     // The client left mid-body: not an outage, and nobody to answer (the handler logs the abort).
     if (cause instanceof RequestAbortedError) return;
+    // The id is read only here, on a failure: an answered verification writes no line at info.
     if (isDatabaseUnavailable(cause)) {
-      services.logger.warn({ err: errorSummary(cause) }, "verification failed: database unavailable");
+      services.logger.warn(
+        { err: errorSummary(cause), reqId: requestIdOf(res) },
+        "verification failed: database unavailable",
+      );
     } else if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
-      services.logger.error({ err: errorSummary(cause), route: "/api-keys/verify" }, "verification failed");
+      services.logger.error(
+        { err: errorSummary(cause), route: "/api-keys/verify", reqId: requestIdOf(res) },
+        "verification failed",
+      );
     }
     if (!res.headersSent) sendError(res, cause, NO_STORE);
   }

@@ -11,8 +11,8 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
 
 /** Logs which check refused a sign-in (for the operator), then answers the caller's generic 401. */
-function refuseSignIn(ctx: Pick<Context, "signInLog" | "clientIp">, check: SiweRefusal): never {
-  ctx.signInLog.refused(check, ctx.clientIp());
+function refuseSignIn(ctx: Pick<Context, "signInLog" | "clientIp" | "requestId">, check: SiweRefusal): never {
+  ctx.signInLog.refused(check, ctx.clientIp(), ctx.requestId);
   throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
 }
 
@@ -78,7 +78,7 @@ export const authRouter = router({
     .input(verifyInput)
     .output(verifyOutput)
     .mutation(async ({ ctx, input }) => {
-      const checked = await ctx.siwe.check(input.message, input.signature);
+      const checked = await ctx.siwe.check(input.message, input.signature, ctx.requestId);
       if (!checked.ok) refuseSignIn(ctx, checked.check);
       if (!(await ctx.nonces.consume(checked.nonce))) refuseSignIn(ctx, "nonce");
       const session = await ctx.sessions.create(checked.address, checked.expirationTime);

@@ -10,6 +10,11 @@ export const errorEnvelope = z
       .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
       .optional()
       .meta({ description: "Validation problems, one per invalid field" }),
+    requestId: z.string().optional().meta({
+      description:
+        "On a 5xx only: the request's id, as its `X-Request-Id` header carries it; quote it when reporting the error",
+      example: "3b0c1f7e-9a1d-4c55-8a53-5f0e2d7c9b11",
+    }),
   })
   .meta({ id: "Error" });
 
