@@ -81,7 +81,7 @@ const withId = (id: string, init: RequestInit = {}): RequestInit => ({
 
 describe("request ids on the proxy", () => {
   it.each([
-    ["/healthz", "/healthz", 200],
+    ["/api/meta", "/api/meta", 200],
     ["an unknown API route", "/api/no-such-route", 404],
     ["a static file", "/assets/app-abc123.js", 200],
     ["the dashboard's page", "/", 200],
@@ -109,7 +109,7 @@ describe("request ids on the proxy", () => {
     ["a space", "two words"],
     ["non-ASCII", "caf\u00e9"],
   ])("replaces an id with %s by a fresh UUID", async (_name, id) => {
-    const answer = await proxy.call("/healthz", withId(id));
+    const answer = await proxy.call("/api/meta", withId(id));
     const given = answer.headers["x-request-id"] ?? "";
     expect(given).toMatch(UUID);
     expect(accessLines().some((line) => line.reqId === given)).toBe(true);
