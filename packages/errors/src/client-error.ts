@@ -30,7 +30,7 @@ const ANSWERS: Readonly<Record<string, Answer>> = {
   HPE_HEADER_OVERFLOW: {
     status: 431,
     reason: "Request Header Fields Too Large",
-    code: "BAD_REQUEST", // tRPC has no code for 431; API.md wants tRPC code names
+    code: "BAD_REQUEST", // tRPC has no code for 431; docs/api.md uses tRPC code names
     message: "The request headers are too large",
   },
   ERR_HTTP_REQUEST_TIMEOUT: {

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { type CoinGeckoClient, pingRequest } from "./coingecko.js";
 import type { UpstreamFailure } from "./failure.js";
 
-/** How long the start-up check waits for CoinGecko's `/ping` (DECISIONS.md, issue 11). */
+/** How long the start-up check waits for CoinGecko's `/ping` (docs/dashboard-proxy.md). */
 export const STARTUP_CHECK_TIMEOUT_MS = 3_000;
 
 /**
