@@ -13,8 +13,11 @@ export const shared = {
   name: "dashboard-proxy",
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // @keyport/errors from its source: tests need no build of it (the started servers run its dist).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
+  // @keyport/errors and @keyport/node-edge from their source: tests need no build of them (the started servers run their dist).
+  alias: {
+    "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)),
+    "@keyport/node-edge": fileURLToPath(new URL("../node-edge/src/index.ts", import.meta.url)),
+  },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
   // The server's migrated PGlite folder: the session and /trpc tests run the real Keyport server on a copy.

@@ -27,8 +27,11 @@ export const shared = {
   // Bounds, not expectations: a test database's start can take tens of seconds on a busy machine.
   testTimeout: 60_000,
   hookTimeout: 60_000,
-  // @keyport/errors from its source: tests need no build of it (the started servers run its dist).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
+  // @keyport/errors and @keyport/node-edge from their source: tests need no build of them (the started servers run their dist).
+  alias: {
+    "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)),
+    "@keyport/node-edge": fileURLToPath(new URL("../node-edge/src/index.ts", import.meta.url)),
+  },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
   // One migrated PGlite folder per run, copied by each test database instead of a new initdb each.

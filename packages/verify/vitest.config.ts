@@ -13,8 +13,11 @@ export const shared = {
   name: "verify",
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // @keyport/errors from its source: tests need no build of it (the package bundles it).
-  alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
+  // @keyport/errors (the package bundles it) and @keyport/node-edge (the servers the tests start import it) from their source: no build needed first.
+  alias: {
+    "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)),
+    "@keyport/node-edge": fileURLToPath(new URL("../node-edge/src/index.ts", import.meta.url)),
+  },
   // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
   expect: { poll: { timeout: 10_000, interval: 10 } },
   // The server's migrated PGlite folder, which startKeyport copies instead of running initdb.
