@@ -61,10 +61,12 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
   const redis = options.redis ?? owned;
 
   // The per-IP count: this instance's own without Redis, and its fallback while Redis is unreachable.
+  // Only the Redis keys need the `ip:` namespace (the budget and the caches share the prefix); the
+  // memory store is the rule's alone, so a request there builds no key.
   const local = createMemoryRateLimiter();
-  const perIp = (store: RateLimiter) =>
+  const perIp = (store: RateLimiter, name?: string) =>
     createWindowLimit(store, {
-      name: "ip",
+      name,
       limit: env.RATE_LIMIT_PER_MINUTE,
       windowSeconds: options.rateLimitWindowMs / 1_000,
       now: options.now,
@@ -81,7 +83,7 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
     const prefix = env.REDIS_KEY_PREFIX;
     state = {
       budget: createRedisBudget(redis, limits, { prefix, now: options.now }),
-      rateLimiter: perIp(createFallbackRateLimiter(createRedisRateLimiter(redis, { prefix }), local)),
+      rateLimiter: perIp(createFallbackRateLimiter(createRedisRateLimiter(redis, { prefix }), local), "ip"),
       cacheStore: createRedisCacheStore(redis, {
         prefix,
         now: options.cacheNow ?? Date.now,

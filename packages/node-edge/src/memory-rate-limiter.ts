@@ -15,6 +15,11 @@ export interface MemoryRateLimiterOptions {
 export interface MemoryRateLimiter extends RateLimiter {
   consume(key: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
   refund(key: string, windowSeconds: number, nowMs: number): void;
+  /**
+   * `consume` without a result object: 0 when the request is allowed (and counted), else the end of
+   * the window that refused it, in epoch ms. For per-request paths that only need the verdict.
+   */
+  hit(key: string, limit: number, windowSeconds: number, nowMs: number): number;
   /** Keys currently tracked. */
   readonly size: number;
 }
@@ -50,29 +55,41 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     }
   }
 
+  /** The key's window that contains `nowMs`, started (count 0) when its last one has ended. */
+  function current(key: string, windowSeconds: number, nowMs: number): Window {
+    let w = windows.get(key);
+    if (w === undefined || w.end <= nowMs || w.windowSeconds !== windowSeconds) {
+      const start = windowStart(nowMs, windowSeconds);
+      if (w === undefined) {
+        if (windows.size >= maxKeys) makeRoom(nowMs);
+        w = { windowSeconds, start, end: start + windowSeconds * 1000, count: 0 };
+      } else {
+        windows.delete(key);
+        w.windowSeconds = windowSeconds;
+        w.start = start;
+        w.end = start + windowSeconds * 1000;
+        w.count = 0;
+      }
+      windows.set(key, w);
+    }
+    return w;
+  }
+
   return {
     get size() {
       return windows.size;
     },
     consume(key, limit, windowSeconds, nowMs) {
-      let w = windows.get(key);
-      if (w === undefined || w.end <= nowMs || w.windowSeconds !== windowSeconds) {
-        const start = windowStart(nowMs, windowSeconds);
-        if (w === undefined) {
-          if (windows.size >= maxKeys) makeRoom(nowMs);
-          w = { windowSeconds, start, end: start + windowSeconds * 1000, count: 0 };
-        } else {
-          windows.delete(key);
-          w.windowSeconds = windowSeconds;
-          w.start = start;
-          w.end = start + windowSeconds * 1000;
-          w.count = 0;
-        }
-        windows.set(key, w);
-      }
+      const w = current(key, windowSeconds, nowMs);
       const allowed = w.count < limit;
       if (allowed) w.count++;
       return { allowed, limit, remaining: Math.max(0, limit - w.count), resetAt: new Date(w.end) };
+    },
+    hit(key, limit, windowSeconds, nowMs) {
+      const w = current(key, windowSeconds, nowMs);
+      if (w.count >= limit) return w.end;
+      w.count++;
+      return 0;
     },
     refund(key, windowSeconds, nowMs) {
       const w = windows.get(key);

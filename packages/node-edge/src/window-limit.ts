@@ -12,8 +12,11 @@ export interface WindowLimit<Verdict = LimitVerdict | Promise<LimitVerdict>> {
 
 /** Options of {@link createWindowLimit}. */
 export interface WindowLimitOptions {
-  /** Namespace of the rule's keys in its store, e.g. `ip`: rules sharing a store count apart. */
-  name: string;
+  /**
+   * Namespace of the rule's keys in its store (`ip`: `ip:<client>`), so rules sharing a store count
+   * apart. Leave it out only for a store no other rule uses (a key then is the client as given).
+   */
+  name?: string;
   limit: number;
   /** Window length; windows are aligned to epoch multiples of it, as every limiter's are. */
   windowSeconds: number;
@@ -37,14 +40,29 @@ export function createWindowLimit(
   options: WindowLimitOptions,
 ): WindowLimit<LimitVerdict>;
 export function createWindowLimit(store: RateLimiter, options: WindowLimitOptions): WindowLimit;
-export function createWindowLimit(store: RateLimiter, options: WindowLimitOptions): WindowLimit {
+export function createWindowLimit(
+  store: RateLimiter | MemoryRateLimiter,
+  options: WindowLimitOptions,
+): WindowLimit {
   const { limit, windowSeconds } = options;
   const now = options.now ?? Date.now;
-  const prefix = `${options.name}:`;
+  const prefix = options.name === undefined ? "" : `${options.name}:`;
+  // Without a name no key is built per request (a string concatenation and its hashing).
+  const keyOf = prefix === "" ? (client: string) => client : (client: string) => prefix + client;
+  if ("hit" in store) {
+    // In this process a pass allocates nothing (no result object, no Date): a per-request limit pays for it.
+    return {
+      hit(client) {
+        const at = now();
+        const refusedUntil = store.hit(keyOf(client), limit, windowSeconds, at);
+        return refusedUntil === 0 ? ALLOWED : refusal(refusedUntil, at);
+      },
+    };
+  }
   return {
     hit(client) {
       const at = now();
-      const result = store.consume(prefix + client, limit, windowSeconds, at);
+      const result = store.consume(keyOf(client), limit, windowSeconds, at);
       if (result instanceof Promise) return result.then((settled) => verdictOf(settled, at));
       return verdictOf(result, at);
     },
@@ -52,9 +70,10 @@ export function createWindowLimit(store: RateLimiter, options: WindowLimitOption
 }
 
 function verdictOf(result: RateLimitResult, nowMs: number): LimitVerdict {
-  if (result.allowed) return ALLOWED;
-  return {
-    allowed: false,
-    retryAfterSeconds: Math.max(1, Math.ceil((result.resetAt.getTime() - nowMs) / 1_000)),
-  };
+  return result.allowed ? ALLOWED : refusal(result.resetAt.getTime(), nowMs);
+}
+
+/** A refusal until `windowEnd`: the whole seconds left, at least 1 (what `Retry-After` says). */
+function refusal(windowEnd: number, nowMs: number): LimitVerdict {
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - nowMs) / 1_000)) };
 }

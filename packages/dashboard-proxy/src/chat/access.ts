@@ -29,7 +29,6 @@ export type ChatAccessCheck = (event: H3Event) => Promise<ApiError | undefined>;
 export function createChatAccessCheck(options: ChatAccessOptions): ChatAccessCheck {
   if (options.access === "public") return async () => undefined;
   const limiter = createWindowLimit(createMemoryRateLimiter(), {
-    name: "chat-wallet",
     limit: options.perWalletLimit,
     windowSeconds: options.windowMs / 1_000,
   });
