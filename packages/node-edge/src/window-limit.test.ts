@@ -56,4 +56,12 @@ describe("createWindowLimit", () => {
     expect(byWallet.hit("a").allowed).toBe(true);
     expect(byIp.hit("a").allowed).toBe(false);
   });
+
+  it("counts a rule without a name under the client as given, in a store of its own", () => {
+    const store = createMemoryRateLimiter();
+    const limit = createWindowLimit(store, { limit: 2, windowSeconds: 60, now: () => T0 });
+    expect(limit.hit("203.0.113.7")).toEqual({ allowed: true });
+    expect(store.consume("203.0.113.7", 2, 60, T0)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limit.hit("203.0.113.7")).toEqual({ allowed: false, retryAfterSeconds: 60 });
+  });
 });
