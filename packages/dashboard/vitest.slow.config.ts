@@ -15,8 +15,11 @@ export default defineConfig({
     // Bounds, not expectations: a browser, an in-memory PGlite and a build share a busy machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // @keyport/errors from its source, as in the server's and the proxy's tests: no build needed first.
-    alias: { "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)) },
+    // @keyport/errors and @keyport/node-edge from their source, as in the server's and the proxy's tests: no build needed first.
+    alias: {
+      "@keyport/errors": fileURLToPath(new URL("../errors/src/index.ts", import.meta.url)),
+      "@keyport/node-edge": fileURLToPath(new URL("../node-edge/src/index.ts", import.meta.url)),
+    },
     expect: { poll: { timeout: 15_000, interval: 50 } },
   },
 });

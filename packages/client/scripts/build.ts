@@ -36,6 +36,7 @@ function workspacePackages(extension: ".js" | ".d.ts"): Plugin {
     "@keyport/dashboard-proxy": `${STAGE}tsc/dashboard-proxy/src/index${extension}`,
     "@keyport/dashboard-proxy/schemas": `${STAGE}tsc/dashboard-proxy/src/schemas/index${extension}`,
     "@keyport/errors": `${STAGE}tsc/errors/src/index${extension}`,
+    "@keyport/node-edge": `${STAGE}tsc/node-edge/src/index${extension}`,
     "@keyport/server": `${STAGE}tsc/server/src/routers/_app${extension}`,
   };
   return {

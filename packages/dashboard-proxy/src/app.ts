@@ -1,11 +1,11 @@
 import { codeForStatus, type ErrorCode } from "@keyport/errors";
+import { createTrustedProxies } from "@keyport/node-edge";
 import { bodyLimit, H3, type HTTPError } from "h3";
 import type { Redis } from "ioredis";
 import type { DestinationStream, Logger } from "pino";
 import type { Env } from "./env.js";
 import { CLIENT_CLOSED, CLIENT_CLOSED_STATUS, isClientGone } from "./http/abort.js";
 import { createAccessLog } from "./http/access-log.js";
-import { createTrustedProxies } from "./http/client-ip.js";
 import { errorResponse } from "./http/errors.js";
 import { createGuards, originVerdict } from "./http/guards.js";
 import { createLogger, sharedStdout } from "./http/logger.js";

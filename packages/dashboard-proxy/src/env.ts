@@ -1,5 +1,5 @@
-import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
+import { isTrustedProxyEntry } from "@keyport/node-edge";
 import { z } from "zod";
 
 /** CoinGecko's two hosts and the header each expects the key in. */
@@ -71,20 +71,12 @@ const proxyList = z
       .map((entry) => entry.trim())
       .filter((entry) => entry.length > 0);
     for (const entry of entries) {
-      if (!isProxyEntry(entry)) {
+      if (!isTrustedProxyEntry(entry)) {
         ctx.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR block` });
       }
     }
     return entries;
   });
-
-function isProxyEntry(entry: string): boolean {
-  const [address = "", prefix, extra] = entry.split("/");
-  const family = isIP(address);
-  if (family === 0 || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 /** Where the dashboard's build lands (packages/dashboard/dist), from src/ or dist/ alike. */
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url));

@@ -1,21 +1,27 @@
+import {
+  createFallbackRateLimiter,
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  createWindowLimit,
+  type RateLimiter,
+  type WindowLimit,
+} from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { SharedCacheStore } from "./cache/shared-store.js";
 import type { Env } from "./env.js";
-import { createRateLimiter, type RateLimiter } from "./http/rate-limit.js";
 import { createBudgetMetrics } from "./metrics/budget.js";
 import { createRedisBudget } from "./redis/budget.js";
 import { createRedisCacheStore } from "./redis/cache-store.js";
 import { closeRedis, connectRedis } from "./redis/connect.js";
-import { createRedisRateLimiter } from "./redis/rate-limit.js";
 import { createMemoryBudget, type RefusalListener, type UpstreamBudget } from "./upstream/budget.js";
 
 /** What every proxy instance shares through Redis, or each keeps to itself without `REDIS_URL`. */
 export interface SharedState {
   budget: UpstreamBudget;
   onBudgetRefused: RefusalListener;
-  rateLimiter: RateLimiter;
+  rateLimiter: WindowLimit;
   /** The cache tier behind each instance's LRU; undefined without Redis. */
   cacheStore: SharedCacheStore | undefined;
   /** Quits the Redis client opened for `REDIS_URL` (never one the caller passed in). */
@@ -48,34 +54,36 @@ const LOCK_MARGIN_MS = 2_000;
  */
 export function createSharedState(env: Env, options: SharedStateOptions): SharedState {
   const limits = { perMinute: env.COINGECKO_CALLS_PER_MINUTE, perMonth: env.COINGECKO_CALLS_PER_MONTH };
-  const localLimiter = createRateLimiter({
-    limit: env.RATE_LIMIT_PER_MINUTE,
-    windowMs: options.rateLimitWindowMs,
-  });
   const owned =
     options.redis === undefined && env.REDIS_URL !== undefined
       ? connectRedis(env.REDIS_URL, options.logger, env.REDIS_KEY_PREFIX)
       : undefined;
   const redis = options.redis ?? owned;
 
+  // The per-IP count: this instance's own without Redis, and its fallback while Redis is unreachable.
+  // Only the Redis keys need the `ip:` namespace (the budget and the caches share the prefix); the
+  // memory store is the rule's alone, so a request there builds no key.
+  const local = createMemoryRateLimiter();
+  const perIp = (store: RateLimiter, name?: string) =>
+    createWindowLimit(store, {
+      name,
+      limit: env.RATE_LIMIT_PER_MINUTE,
+      windowSeconds: options.rateLimitWindowMs / 1_000,
+      now: options.now,
+    });
+
   let state: Omit<SharedState, "onBudgetRefused" | "close">;
   if (redis === undefined) {
     state = {
       budget: createMemoryBudget(limits, options.now),
-      rateLimiter: localLimiter,
+      rateLimiter: perIp(local),
       cacheStore: undefined,
     };
   } else {
     const prefix = env.REDIS_KEY_PREFIX;
     state = {
       budget: createRedisBudget(redis, limits, { prefix, now: options.now }),
-      rateLimiter: createRedisRateLimiter(redis, {
-        limit: env.RATE_LIMIT_PER_MINUTE,
-        windowMs: options.rateLimitWindowMs,
-        now: options.now,
-        prefix,
-        fallback: localLimiter,
-      }),
+      rateLimiter: perIp(createFallbackRateLimiter(createRedisRateLimiter(redis, { prefix }), local), "ip"),
       cacheStore: createRedisCacheStore(redis, {
         prefix,
         now: options.cacheNow ?? Date.now,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerClientError } from "@keyport/errors";
+import { createTrustedProxies } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import { startExpirySweep, sweepExpired } from "./auth/expiry-sweep.js";
 import { createSiweSettings } from "./auth/siwe.js";
@@ -8,7 +9,6 @@ import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
 import { createRawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
-import { createTrustedProxies } from "./http/client-ip.js";
 import type { FastRoute } from "./http/fast-route.js";
 import { createRequestHandler } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { acceptRequestId } from "@keyport/errors";
+import { requestClientAddress, type TrustedProxies } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import type { SignInLog } from "./auth/sign-in-log.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
-import { clientIp, type TrustedProxies } from "./http/client-ip.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { UsageReader } from "./usage/read.js";
@@ -46,7 +46,7 @@ export interface Services {
 export interface Context extends ProcedureServices {
   bearerToken: string | null;
   /**
-   * The client's address (see `clientIp` in http/client-ip.ts), undefined when unknown. A function
+   * The client's address (see `clientAddress` in @keyport/node-edge), undefined when unknown. A function
    * so that requests which never need it (every verification) never pay for it.
    */
   clientIp(): string | undefined;
@@ -94,7 +94,7 @@ export function createContext(services: Services, req: IncomingMessage, requestI
   return createContextInner({
     services: services.procedures,
     bearerToken: readBearerToken(req),
-    clientIp: () => clientIp(req, services.trustedProxies),
+    clientIp: () => requestClientAddress(req, services.trustedProxies),
     requestId,
   });
 }

@@ -88,4 +88,11 @@ describe("parseEnv", () => {
       /REDIS_URL[\s\S]*USAGE_RECORDING[\s\S]*KEY_CACHE_MAX/,
     );
   });
+
+  it("takes METRICS_TOKEN of 16 characters or more, treats an empty one as unset, and never echoes a short one", () => {
+    expect(parseEnv({ METRICS_TOKEN: "0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef");
+    expect(parseEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).toThrow(EnvError);
+    expect(() => parseEnv({ METRICS_TOKEN: "short-secret" })).not.toThrow(/short-secret/);
+  });
 });

@@ -1,6 +1,6 @@
+import { isTrustedProxyEntry } from "@keyport/node-edge";
 import { z } from "zod";
 import { parseNonceRateLimit } from "./auth/nonce-limit.js";
-import { isTrustedProxyEntry } from "./http/client-ip.js";
 
 const commaList = (fallback: string) =>
   z

@@ -1,34 +1,13 @@
+import { logRedaction } from "@keyport/node-edge";
 import { type Logger, pino } from "pino";
 
-/** Field paths pino blanks out wherever they appear in a log object. */
-export const REDACT_PATHS = [
-  "req.headers.authorization",
-  "req.headers.cookie",
-  'res.headers["set-cookie"]',
-  "headers.authorization",
-  "headers.cookie",
-  "authorization",
-  "cookie",
-  "key",
-  "*.key",
-  "token",
-  "*.token",
-  "signature",
-  "*.signature",
-  // Top-level only: `err.message` must stay readable.
-  "message",
-  "secret",
-  "*.secret",
-  "input",
-  "body",
-];
-
 /**
- * The server's JSON logger, with secrets, tokens, signatures and SIWE messages redacted. `msg` (the
- * log line's text) is not redacted: never put a secret in it.
+ * The server's JSON logger, with secrets, tokens, signatures and SIWE messages redacted (see
+ * `logRedaction` in @keyport/node-edge). `msg` (the log line's text) is not redacted: never put a
+ * secret in it.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, destination);
+  return pino({ level, redact: logRedaction() }, destination);
 }
 
 /**

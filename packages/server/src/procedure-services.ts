@@ -1,3 +1,4 @@
+import { createMemoryRateLimiter } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import { createNonceLimiter } from "./auth/nonce-limit.js";
 import { sessionMemoFor } from "./auth/session-memo.js";
@@ -11,7 +12,6 @@ import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
 import { createKeyStore } from "./keys/key-store.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
-import { createMemoryRateLimiter } from "./ratelimit/memory.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";

@@ -12,8 +12,12 @@ export function serverTestSettings(name, bounds) {
     name,
     // Bounds, not expectations: a test database's start can take tens of seconds on a busy machine.
     ...bounds,
-    // @keyport/errors from its source: tests need no build of it (started server processes run its dist).
-    alias: { "@keyport/errors": fileURLToPath(new URL("../../errors/src/index.ts", import.meta.url)) },
+    // @keyport/errors and @keyport/node-edge from their source: tests need no build of them (started server
+    // processes run their dist).
+    alias: {
+      "@keyport/errors": fileURLToPath(new URL("../../errors/src/index.ts", import.meta.url)),
+      "@keyport/node-edge": fileURLToPath(new URL("../../node-edge/src/index.ts", import.meta.url)),
+    },
     // expect.poll stands in for sleeps and polling loops; the machine is shared, so the bound is generous.
     expect: { poll: { timeout: 10_000, interval: 10 } },
     // One migrated PGlite folder per run, which copyPgliteTemplate copies instead of running initdb.

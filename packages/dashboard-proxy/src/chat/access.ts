@@ -1,7 +1,7 @@
+import { createMemoryRateLimiter, createWindowLimit } from "@keyport/node-edge";
 import type { H3Event } from "h3";
 import type { Logger } from "pino";
 import type { ApiError } from "../http/errors.js";
-import { createRateLimiter } from "../http/rate-limit.js";
 import type { ResolveSession } from "../session/resolver.js";
 
 /** Who may chat: signed-in wallets only (default), or anyone the origin and per-IP rules let in. */
@@ -28,7 +28,10 @@ export type ChatAccessCheck = (event: H3Event) => Promise<ApiError | undefined>;
  */
 export function createChatAccessCheck(options: ChatAccessOptions): ChatAccessCheck {
   if (options.access === "public") return async () => undefined;
-  const limiter = createRateLimiter({ limit: options.perWalletLimit, windowMs: options.windowMs });
+  const limiter = createWindowLimit(createMemoryRateLimiter(), {
+    limit: options.perWalletLimit,
+    windowSeconds: options.windowMs / 1_000,
+  });
   const { resolveSession, logger } = options;
 
   return async (event) => {

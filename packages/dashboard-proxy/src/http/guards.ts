@@ -1,8 +1,8 @@
+import type { LimitVerdict, WindowLimit } from "@keyport/node-edge";
 import type { H3Event, Middleware } from "h3";
 import { hasSessionCookie } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
 import { checkOrigin, isCorsPath, type OriginVerdict, preflightHeaders } from "./origin.js";
-import type { RateLimiter, RateLimitVerdict } from "./rate-limit.js";
 import type { ClientIpReader } from "./request-ip.js";
 import "./request-context.js";
 
@@ -11,7 +11,7 @@ export interface GuardOptions {
   /** `PUBLIC_ORIGIN`: the dashboard's own pages. */
   publicOrigin: string;
   allowedOrigins: ReadonlySet<string>;
-  rateLimiter: RateLimiter;
+  rateLimiter: WindowLimit;
   clientIp: ClientIpReader;
   /** `CHAT_ACCESS=public`: other allowed sites may call chat too. */
   chatPublic: boolean;
@@ -79,7 +79,7 @@ export function createGuards(options: GuardOptions): Middleware {
   };
 }
 
-function tooMany(verdict: Extract<RateLimitVerdict, { allowed: false }>): Response {
+function tooMany(verdict: Extract<LimitVerdict, { allowed: false }>): Response {
   return errorResponse({
     code: "TOO_MANY_REQUESTS",
     message: `Too many requests; retry after ${verdict.retryAfterSeconds} s`,

@@ -1,5 +1,5 @@
+import { clientAddress, type TrustedProxies } from "@keyport/node-edge";
 import { getRequestIP, type H3Event } from "h3";
-import { clientAddress, type TrustedProxies } from "./client-ip.js";
 import "./request-context.js";
 
 /** Reads a request's client address (see `clientAddress`); answers once per request. */

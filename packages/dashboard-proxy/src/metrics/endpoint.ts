@@ -1,7 +1,7 @@
+import { createMetricsAccess } from "@keyport/node-edge";
 import type { EventHandler } from "h3";
 import type { Registry } from "prom-client";
 import { errorResponse } from "../http/errors.js";
-import { createMetricsAccess } from "./access.js";
 
 /** Where the endpoint is registered: a real route, ahead of any HTML fallback the dashboard adds. */
 export const METRICS_PATH = "/metrics";
@@ -14,7 +14,11 @@ export const METRICS_PATH = "/metrics";
 export function createMetricsEndpoint(registry: Registry, token: string | undefined): EventHandler {
   const access = createMetricsAccess(token);
   return async (event) => {
-    const verdict = access(event);
+    // The peer is the socket's (srvx's node request), never an address read from a header.
+    const verdict = access({
+      peer: event.runtime?.node?.req.socket.remoteAddress,
+      header: (name) => event.req.headers.get(name),
+    });
     if (verdict === "unauthorized") {
       return errorResponse({
         code: "UNAUTHORIZED",

@@ -1,7 +1,10 @@
+import { createHttpMetrics, type HttpMetrics } from "@keyport/node-edge";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { type CacheMetrics, createCacheMetrics } from "./cache.js";
-import { createHttpMetrics, type HttpMetrics } from "./http.js";
 import { createUpstreamMetrics, type UpstreamMetrics } from "./upstream.js";
+
+/** Seconds; from a cached price (well under a millisecond) to a slow upstream. */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** One app's metrics: its own registry (tests run several apps in one process). */
 export interface ProxyMetrics {
@@ -21,7 +24,12 @@ export function createProxyMetrics(): ProxyMetrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    http: createHttpMetrics(registry),
+    http: createHttpMetrics(registry, {
+      prefix: "keyport_proxy_http",
+      buckets: HTTP_BUCKETS,
+      durationHelp:
+        "Time from receiving a request to its response head (a chat stream keeps flowing after), by method and route",
+    }),
     upstream: createUpstreamMetrics(registry),
     cache: createCacheMetrics(registry),
   };

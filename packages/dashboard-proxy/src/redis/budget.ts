@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { defineScript, integerReply, runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import {
   type BudgetLimits,
@@ -8,7 +9,6 @@ import {
   secondsUntil,
   type UpstreamBudget,
 } from "../upstream/budget.js";
-import { defineScript, integerReply, runScript } from "./script.js";
 
 /**
  * Checks both windows and spends one call in one atomic step, so two instances can never both

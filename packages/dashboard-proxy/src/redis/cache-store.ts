@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { defineScript, runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import type { SharedCacheStore, SharedLoad } from "../cache/shared-store.js";
 import type { CacheEntry, Loader } from "../cache/upstream-cache.js";
 import type { UpstreamFailure } from "../upstream/failure.js";
-import { defineScript, runScript } from "./script.js";
 
 /** Deletes the lock only if it is still ours (it may have expired and been taken by another). */
 const RELEASE = defineScript(`

@@ -1,5 +1,5 @@
+import { createMemoryRateLimiter } from "@keyport/node-edge";
 import { describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../ratelimit/memory.js";
 import { createNonceLimiter, nonceBudgetKey, parseNonceRateLimit } from "./nonce-limit.js";
 
 describe("NONCE_RATE_LIMIT", () => {

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import type { RateLimiter } from "../ratelimit/types.js";
+import type { RateLimiter } from "@keyport/node-edge";
 
 /** NONCE_RATE_LIMIT parsed: at most `limit` nonces per client address per `windowSeconds`. */
 export interface NonceRateLimit {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createMetricsAccess } from "@keyport/node-edge";
 import type { Registry } from "prom-client";
 import { sendJson } from "../http/errors.js";
-import { createMetricsAccess } from "./access.js";
 
 /** The metrics label and path of the endpoint. */
 export const METRICS_PATH = "/metrics";
@@ -14,7 +14,7 @@ export const METRICS_PATH = "/metrics";
 export function createMetricsEndpoint(registry: Registry, token: string | undefined) {
   const access = createMetricsAccess(token);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const verdict = access(req);
+    const verdict = access({ peer: req.socket.remoteAddress, header: (name) => headerValue(req, name) });
     if (verdict === "unauthorized") {
       sendJson(
         res,
@@ -41,4 +41,10 @@ export function createMetricsEndpoint(registry: Registry, token: string | undefi
     res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" });
     res.end(text);
   };
+}
+
+/** A header's value; node lists a repeated one, which counts as present all the same. */
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
 }

@@ -1,3 +1,5 @@
+import type { RateLimiter } from "@keyport/node-edge";
+import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
@@ -7,9 +9,6 @@ import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import { errorSummary } from "../logger.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
-import { createMemoryRateLimiter } from "../ratelimit/memory.js";
-import { createRedisRateLimiter } from "../ratelimit/redis.js";
-import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { RateLimiter } from "@keyport/node-edge";
+import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEADLINE_MESSAGE, type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { hashKey, isWellFormedKey, newKey } from "../keys/secret.js";
-import { createMemoryRateLimiter } from "../ratelimit/memory.js";
-import { createRedisRateLimiter } from "../ratelimit/redis.js";
-import type { RateLimiter } from "../ratelimit/types.js";
 import { createUsageBuffer, type UsageBatch } from "../usage/buffer.js";
 import { createKeyCache } from "./cache.js";
 import type { CreditsStore } from "./credits-store.js";

@@ -1,6 +1,6 @@
+import type { RateLimiter, RateLimitResult } from "@keyport/node-edge";
 import { deadlineError } from "../deadline.js";
 import { NO_VERIFIER_METRICS, type VerifierMetrics } from "../metrics/verification.js";
-import type { RateLimiter, RateLimitResult } from "../ratelimit/types.js";
 import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";

@@ -9,24 +9,24 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window rate limiting per key. Windows are aligned to epoch multiples of
- * `windowSeconds`, so every instance agrees on where a window starts without coordination.
- * A rejected request consumes nothing.
+ * Fixed-window rate limiting per key: the store a limit counts in (this process, or Redis for
+ * every instance). Windows are aligned to epoch multiples of `windowSeconds`, so every instance
+ * agrees on where a window starts without coordination. A rejected request consumes nothing.
  *
  * `consume` may answer synchronously (the in-process limiter) or with a Promise (Redis):
  * callers on the hot path branch on the result instead of always paying for a Promise.
  */
 export interface RateLimiter {
   consume(
-    keyId: string,
+    key: string,
     limit: number,
     windowSeconds: number,
     nowMs: number,
   ): RateLimitResult | Promise<RateLimitResult>;
   /**
    * Gives back one request that `consume` allowed at `nowMs` in the same window (a later step of
-   * the same verification refused it). Nothing happens when that window has ended or holds no
+   * the same request refused it). Nothing happens when that window has ended or holds no
    * request, so a give-back can never raise a later window's headroom.
    */
-  refund(keyId: string, windowSeconds: number, nowMs: number): void | Promise<void>;
+  refund(key: string, windowSeconds: number, nowMs: number): void | Promise<void>;
 }

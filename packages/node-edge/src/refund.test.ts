@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "./memory.js";
-import { createRedisRateLimiter } from "./redis.js";
-import type { RateLimiter } from "./types.js";
+import { createMemoryRateLimiter } from "./memory-rate-limiter.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const prefix = `keyport-test:${randomUUID()}:`;

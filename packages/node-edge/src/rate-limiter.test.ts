@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "./memory.js";
-import { createRedisRateLimiter } from "./redis.js";
-import type { RateLimiter } from "./types.js";
+import { createMemoryRateLimiter } from "./memory-rate-limiter.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -96,6 +96,15 @@ describe.each(targets)("rate limiter ($name)", ({ make }) => {
 });
 
 describe("memory rate limiter", () => {
+  it("hit counts as consume does, answering 0 when allowed and the window's end when refused", () => {
+    const limiter = createMemoryRateLimiter();
+    expect(limiter.hit("key_hit", 2, 60, T0 + 5_000)).toBe(0);
+    expect(limiter.consume("key_hit", 2, 60, T0 + 6_000)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.hit("key_hit", 2, 60, T0 + 7_000)).toBe(T0 + 60_000);
+    expect(limiter.consume("key_hit", 2, 60, T0 + 7_000).allowed).toBe(false);
+    expect(limiter.hit("key_hit", 2, 60, T0 + 60_000)).toBe(0);
+  });
+
   it("answers synchronously, so the hot path needs no Promise", () => {
     const result = createMemoryRateLimiter().consume("key_sync", 1, 1, T0);
     expect(result).not.toBeInstanceOf(Promise);

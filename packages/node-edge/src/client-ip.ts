@@ -1,12 +1,25 @@
+import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
 
-/** The proxies whose `X-Forwarded-For` the proxy believes, built once from `TRUSTED_PROXIES`. */
+/** The proxies whose `X-Forwarded-For` a server believes, built once from `TRUSTED_PROXIES`. */
 export interface TrustedProxies {
   has(address: string): boolean;
 }
 
 /**
- * The trusted set of `TRUSTED_PROXIES` entries (addresses or CIDR blocks, validated by env.ts).
+ * Whether a `TRUSTED_PROXIES` entry is usable: an IPv4 or IPv6 address, or a CIDR block of one
+ * (`10.0.0.0/8`, `fd00::/8`).
+ */
+export function isTrustedProxyEntry(entry: string): boolean {
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * The trusted set of `TRUSTED_PROXIES` entries (checked by {@link isTrustedProxyEntry}).
  * IPv4-mapped IPv6 peers (`::ffff:127.0.0.1`) match their IPv4 entries.
  * @example createTrustedProxies(["127.0.0.1", "::1", "10.0.0.0/8"]).has("10.1.2.3") // true
  */
@@ -39,25 +52,35 @@ export function createTrustedProxies(entries: readonly string[]): TrustedProxies
  * The client's address: the socket peer when it is not a trusted proxy; otherwise the right-most
  * `X-Forwarded-For` entry that is not trusted (each proxy appends the peer it saw, so entries left of
  * the first untrusted one are whatever the client wrote), or the left-most entry when every hop is
- * trusted. Undefined when the peer is unknown or the chosen entry is not an IP address.
+ * trusted (the peer when the header is absent or empty). Undefined when the peer is unknown (the
+ * socket has closed) or the chosen entry is not an IP address. IPv4-mapped IPv6 addresses come back
+ * as IPv4. `forwardedFor` may be a list: node's types allow one for a repeated header.
  * @example clientAddress("127.0.0.1", "203.0.113.7, 127.0.0.1", trusted) // "203.0.113.7"
  */
 export function clientAddress(
   peer: string | undefined,
-  forwardedFor: string | null,
+  forwardedFor: string | readonly string[] | null | undefined,
   trusted: TrustedProxies,
 ): string | undefined {
   if (peer === undefined || peer === "") return undefined;
-  if (!trusted.has(peer) || forwardedFor === null) return unmapped(peer);
-  const hops = forwardedFor
+  if (forwardedFor === null || forwardedFor === undefined || !trusted.has(peer)) return unmapped(peer);
+  const hops = (typeof forwardedFor === "string" ? forwardedFor : forwardedFor.join(","))
     .split(",")
     .map((hop) => hop.trim())
     .filter((hop) => hop !== "");
   for (let index = hops.length - 1; index >= 0; index--) {
     const hop = hops[index] ?? "";
-    if (index === 0 || !trusted.has(hop)) return isIP(unmapped(hop)) === 0 ? undefined : unmapped(hop);
+    if (index === 0 || !trusted.has(hop)) return isIP(hop) === 0 ? undefined : unmapped(hop);
   }
   return unmapped(peer);
+}
+
+/**
+ * The address of the client that sent a node request (see {@link clientAddress}).
+ * @example requestClientAddress(req, createTrustedProxies(env.TRUSTED_PROXIES)) // "203.0.113.7"
+ */
+export function requestClientAddress(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
+  return clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
 }
 
 function unmapped(address: string): string {

@@ -1,8 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { H3Event } from "h3";
 
 /** Whether a request may read `/metrics`, and if not, why. */
 export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
+
+/** What the access rule reads of a request, whatever server received it. */
+export interface MetricsRequest {
+  /** The socket's peer address, never an address read from a header. */
+  peer: string | undefined;
+  /** A request header's value (names in lower case); null or undefined when absent. */
+  header(name: "authorization" | "x-forwarded-for" | "forwarded"): string | null | undefined;
+}
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -11,23 +18,21 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * compared in constant time (both sides hashed first, so even the length is not leaked), else
  * `unauthorized`. Without one: only a loopback socket peer with no `X-Forwarded-For` or
  * `Forwarded` header (a reverse proxy on the same host would otherwise relay the world), else
- * `forbidden`. The peer is the socket's, never an address read from a header.
- * @example const check = createMetricsAccess(env.METRICS_TOKEN); check(event) === "allowed"
+ * `forbidden`.
+ * @example const check = createMetricsAccess(env.METRICS_TOKEN); check({ peer, header }) === "allowed"
  */
-export function createMetricsAccess(token: string | undefined): (event: H3Event) => MetricsAccess {
+export function createMetricsAccess(token: string | undefined): (request: MetricsRequest) => MetricsAccess {
   if (token === undefined) {
-    return (event) => {
-      const { headers } = event.req;
-      return isLoopback(event.runtime?.node?.req.socket.remoteAddress) &&
-        !headers.has("x-forwarded-for") &&
-        !headers.has("forwarded")
+    return (request) =>
+      isLoopback(request.peer) &&
+      !present(request.header("x-forwarded-for")) &&
+      !present(request.header("forwarded"))
         ? "allowed"
         : "forbidden";
-    };
   }
   const expected = digest(token);
-  return (event) => {
-    const presented = BEARER.exec(event.req.headers.get("authorization") ?? "")?.[1];
+  return (request) => {
+    const presented = BEARER.exec(request.header("authorization") ?? "")?.[1];
     if (presented === undefined) return "unauthorized";
     return timingSafeEqual(digest(presented), expected) ? "allowed" : "unauthorized";
   };
@@ -38,6 +43,10 @@ export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
   return v4.startsWith("127.") || address === "::1";
+}
+
+function present(value: string | null | undefined): boolean {
+  return value !== null && value !== undefined;
 }
 
 function digest(value: string): Buffer {

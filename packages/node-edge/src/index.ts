@@ -1,0 +1,39 @@
+// @keyport/node-edge: what Keyport's two Node servers (packages/server and packages/dashboard-proxy)
+// share at their HTTP edge and in Redis.
+
+// The client's address behind trusted proxies (TRUSTED_PROXIES)
+export {
+  clientAddress,
+  createTrustedProxies,
+  isTrustedProxyEntry,
+  requestClientAddress,
+  type TrustedProxies,
+} from "./client-ip.js";
+// Rate limits: fixed windows aligned to the epoch, in this process or shared through Redis
+export { createFallbackRateLimiter } from "./fallback-rate-limiter.js";
+// Metrics: HTTP requests and who may read /metrics
+export { createHttpMetrics, type HttpMetrics, type HttpMetricsOptions } from "./http-metrics.js";
+// Logs
+export { logRedaction } from "./log-redaction.js";
+export {
+  createMemoryRateLimiter,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+} from "./memory-rate-limiter.js";
+export {
+  createMetricsAccess,
+  isLoopback,
+  type MetricsAccess,
+  type MetricsRequest,
+} from "./metrics-access.js";
+export type { RateLimiter, RateLimitResult } from "./rate-limiter.js";
+export { createRedisRateLimiter, type RedisRateLimiterOptions } from "./redis-rate-limiter.js";
+// Redis Lua scripts
+export { defineScript, integerReply, type RedisScript, runScript } from "./redis-script.js";
+export { windowStart } from "./window.js";
+export {
+  createWindowLimit,
+  type LimitVerdict,
+  type WindowLimit,
+  type WindowLimitOptions,
+} from "./window-limit.js";
