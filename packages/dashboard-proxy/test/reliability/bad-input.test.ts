@@ -330,7 +330,10 @@ describe("requests that are invalid by construction", () => {
   );
   const unknownName = oddText.filter((name) => name.length > 0 && !UPSTREAM_PARAMS.has(name));
   const breakage = fc.oneof(
-    badId.map((id) => (q: Record<string, string>) => ({ ...q, ids: `${q.ids},${id}` })),
+    badId
+      // Appended to a comma-separated list, "a,b" is two good ids: keep only text with a bad part.
+      .filter((id) => id.split(",").some((part) => !/^[a-z0-9][a-z0-9._-]{0,99}$/.test(part)))
+      .map((id) => (q: Record<string, string>) => ({ ...q, ids: `${q.ids},${id}` })),
     unknownName.chain((name) =>
       oddText.map((value) => (q: Record<string, string>) => ({ ...q, [name]: value })),
     ),
