@@ -22,6 +22,7 @@ import { registerSessionRoutes } from "./routes/session.js";
 import { registerStaticRoutes } from "./routes/static.js";
 import { registerTrpcForward } from "./routes/trpc-forward.js";
 import { MAX_BODY_BYTES } from "./schemas/chat.js";
+import { AGENT_STREAM_BOUNDS } from "./chat/stream-bounds.js";
 import { createSessionCookies } from "./session/cookies.js";
 import { createSessionResolver } from "./session/resolver.js";
 import { createSharedState } from "./shared-state.js";
@@ -183,6 +184,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
               url: env.AGENT_URL,
               apiKey: env.AGENT_API_KEY,
               headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
+              bounds: { ...AGENT_STREAM_BOUNDS, idleMs: env.CHAT_IDLE_TIMEOUT_MS },
               protocol: env.AGENT_PROTOCOL,
               model: env.AGENT_MODEL,
               systemPrompt: env.AGENT_SYSTEM_PROMPT,

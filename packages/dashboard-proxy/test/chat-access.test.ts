@@ -2,6 +2,7 @@ import { type AgentStandIn, openAiChunk, startAgent } from "@keyport/test-suppor
 import { H3 } from "h3";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AGENT_STREAM_BOUNDS } from "../src/chat/stream-bounds.js";
 import { serveApp } from "../src/http/serve.js";
 import { registerChatRoute } from "../src/routes/chat.js";
 import { createAgentClient } from "../src/upstream/agent.js";
@@ -124,6 +125,7 @@ describe("a session lookup that fails", () => {
         url: agent.url,
         apiKey: AGENT_KEY,
         headerTimeoutMs: 5_000,
+        bounds: AGENT_STREAM_BOUNDS,
         protocol: "openai",
       }),
       logger: pino({ level: "silent" }),
