@@ -84,6 +84,22 @@ describe("CHAT_ACCESS=session (the default) with the real server's sessions", ()
     expect(agent.calls).toHaveLength(1);
   });
 
+  it("refuses a chat at once after the session ended elsewhere (the server's logout), within seconds of the last chat", async () => {
+    const cookie = await signIn();
+    expect((await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }))).status).toBe(200);
+    // Signed out on the server itself, as another proxy instance or the REST logout does.
+    const token = cookie.match(/keyport_session=([^;]+)/)?.[1];
+    const out = await fetch(`${keyport.url}/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(out.status).toBe(200);
+    const res = await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }));
+    expect(res.status).toBe(401);
+    expect(agent.calls).toHaveLength(1);
+  });
+
   it("limits chats per wallet (429 with Retry-After), leaving other wallets alone", async () => {
     const [first, second] = [await signIn(), await signIn()];
     for (let i = 0; i < 2; i++) {

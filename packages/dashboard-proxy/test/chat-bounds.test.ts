@@ -35,7 +35,9 @@ async function start(env: EnvSource = {}) {
 
 /** Why the proxy cut the answer, from its warning line. */
 function failureDetail(): unknown {
-  const line = proxy.logLines.map((text) => JSON.parse(text)).find((log) => log.msg === "agent stream failed");
+  const line = proxy.logLines
+    .map((text) => JSON.parse(text))
+    .find((log) => log.msg === "agent stream failed");
   return line?.failure?.detail;
 }
 
