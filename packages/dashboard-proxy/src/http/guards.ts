@@ -1,4 +1,4 @@
-import type { LimitVerdict, WindowLimit } from "@keyport/node-edge";
+import { clientLimitKey, type LimitVerdict, type WindowLimit } from "@keyport/node-edge";
 import type { H3Event, Middleware } from "h3";
 import { hasSessionCookie, sessionCookieName, sessionCookieValues } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
@@ -37,7 +37,7 @@ function isLimitedPath(path: string): boolean {
 /**
  * Runs before every route: refuses foreign origins (403), refuses a state-changing request that
  * carries the session cookie from anywhere but `PUBLIC_ORIGIN` (403), answers preflights (204), and
- * limits `/api/*` and `/trpc/*` per client IP (429 with `Retry-After`). The IP comes from
+ * limits `/api/*` and `/trpc/*` per client IP, IPv6 per /64 (429 with `Retry-After`). The IP comes from
  * `TRUSTED_PROXIES` (see `clientAddress`), so a client cannot pick its own by header. A request to
  * those paths carrying more than one session cookie is 400: another page of the host planted one
  * (cookie tossing), and whichever the proxy chose could be the planter's.
@@ -75,7 +75,8 @@ export function createGuards(options: GuardOptions): Middleware {
       // No Set-Cookie to clear it: that would delete the dashboard's own cookie (Path=/) and leave
       // the planted one, with its narrower path, as the only one.
       if (sessionCookieValues(event, cookieName).length > 1) return errorResponse(TWO_SESSIONS);
-      const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
+      // IPv6 clients by their /64: one subscriber holds a whole /64 and could rotate past the limit.
+      const result = options.rateLimiter.hit(clientLimitKey(options.clientIp(event)));
       // The in-process limiter answers at once; the shared one (Redis) with a promise.
       if (result instanceof Promise)
         return result.then((verdict) => (verdict.allowed ? next() : tooMany(verdict)));
