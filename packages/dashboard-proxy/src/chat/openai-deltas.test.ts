@@ -58,4 +58,38 @@ describe("openAiDeltas", () => {
     expect(error).toBeInstanceOf(AgentStreamError);
     expect(error).toMatchObject({ reason });
   });
+
+  describe("the idle bound counts time between events, not between bytes", () => {
+    const bounds = { ...AGENT_STREAM_BOUNDS, idleMs: 250 };
+    /** A body that sends `pieces` one every 100 ms. */
+    const paced = (pieces: string[]) => {
+      const encoder = new TextEncoder();
+      let index = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const next = pieces[index++];
+          if (next === undefined) controller.close();
+          else controller.enqueue(encoder.encode(next));
+        },
+      });
+    };
+
+    it("keeps an answer alive through keep-alive comments past the idle time", async () => {
+      const body = paced([
+        chunk("a"),
+        ": keep-alive\n\n",
+        ": keep-alive\n\n",
+        ": keep-alive\n\n",
+        chunk("b"),
+      ]);
+      expect(await collect(openAiDeltas(body, bounds))).toEqual(["a", "b"]);
+    });
+
+    it("ends an event trickled a few bytes at a time once no event completed within the idle time", async () => {
+      const body = paced(['data: {"choices":', '[{"delta":', '{"content":', '"slow"}}]}', "\n\n"]);
+      const error = await collect(openAiDeltas(body, bounds)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ reason: "idle" });
+    });
+  });
 });
