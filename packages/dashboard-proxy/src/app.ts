@@ -11,6 +11,7 @@ import { createGuards, originVerdict } from "./http/guards.js";
 import { createLogger, sharedStdout } from "./http/logger.js";
 import { corsHeaders, isCorsPath } from "./http/origin.js";
 import "./http/request-context.js";
+import { AGENT_STREAM_BOUNDS } from "./chat/stream-bounds.js";
 import { assignRequestId, putRequestId } from "./http/request-id.js";
 import { createClientIpReader } from "./http/request-ip.js";
 import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
@@ -151,8 +152,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     chat: env.AGENT_URL !== undefined,
     serverUrl: env.KEYPORT_PUBLIC_URL,
   });
-  registerSessionRoutes(app, { keyport, cookies, sessions, publicOrigin: env.PUBLIC_ORIGIN });
-  registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
+  registerSessionRoutes(app, { keyport, cookies, publicOrigin: env.PUBLIC_ORIGIN });
+  registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   registerPriceRoutes(app, {
     plan: env.COINGECKO_PLAN,
@@ -183,6 +184,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
               url: env.AGENT_URL,
               apiKey: env.AGENT_API_KEY,
               headerTimeoutMs: env.CHAT_HEADER_TIMEOUT_MS,
+              bounds: { ...AGENT_STREAM_BOUNDS, idleMs: env.CHAT_IDLE_TIMEOUT_MS },
               protocol: env.AGENT_PROTOCOL,
               model: env.AGENT_MODEL,
               systemPrompt: env.AGENT_SYSTEM_PROMPT,

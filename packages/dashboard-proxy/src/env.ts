@@ -107,6 +107,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: boundedInt(1, 1_000_000_000, 600),
     UPSTREAM_TIMEOUT_MS: boundedInt(100, 120_000, 8_000),
     CHAT_HEADER_TIMEOUT_MS: boundedInt(100, 600_000, 30_000),
+    /** How long the agent may be silent between events of an answer; past it the answer ends with an error event. */
+    CHAT_IDLE_TIMEOUT_MS: boundedInt(100, 600_000, 60_000),
     /** `openai`: streaming chat completions (SSE, `[DONE]`); `text`: a plain streamed text body. */
     AGENT_PROTOCOL: optionalString.pipe(z.enum(["openai", "text"]).default("openai")),
     /** Sent as `model` to an OpenAI-style agent; omitted when unset. */

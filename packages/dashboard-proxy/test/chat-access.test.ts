@@ -2,6 +2,7 @@ import { type AgentStandIn, openAiChunk, startAgent } from "@keyport/test-suppor
 import { H3 } from "h3";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AGENT_STREAM_BOUNDS } from "../src/chat/stream-bounds.js";
 import { serveApp } from "../src/http/serve.js";
 import { registerChatRoute } from "../src/routes/chat.js";
 import { createAgentClient } from "../src/upstream/agent.js";
@@ -83,6 +84,22 @@ describe("CHAT_ACCESS=session (the default) with the real server's sessions", ()
     expect(agent.calls).toHaveLength(1);
   });
 
+  it("refuses a chat at once after the session ended elsewhere (the server's logout), within seconds of the last chat", async () => {
+    const cookie = await signIn();
+    expect((await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }))).status).toBe(200);
+    // Signed out on the server itself, as another proxy instance or the REST logout does.
+    const token = cookie.match(/keyport_session=([^;]+)/)?.[1];
+    const out = await fetch(`${keyport.url}/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(out.status).toBe(200);
+    const res = await proxy.call("/api/chat", ask({ origin: ORIGIN, cookie }));
+    expect(res.status).toBe(401);
+    expect(agent.calls).toHaveLength(1);
+  });
+
   it("limits chats per wallet (429 with Retry-After), leaving other wallets alone", async () => {
     const [first, second] = [await signIn(), await signIn()];
     for (let i = 0; i < 2; i++) {
@@ -124,6 +141,7 @@ describe("a session lookup that fails", () => {
         url: agent.url,
         apiKey: AGENT_KEY,
         headerTimeoutMs: 5_000,
+        bounds: AGENT_STREAM_BOUNDS,
         protocol: "openai",
       }),
       logger: pino({ level: "silent" }),

@@ -9,6 +9,7 @@ export {
   requestClientAddress,
   type TrustedProxies,
 } from "./client-ip.js";
+export { clientLimitKey } from "./client-key.js";
 // Rate limits: fixed windows aligned to the epoch, in this process or shared through Redis
 export { createFallbackRateLimiter } from "./fallback-rate-limiter.js";
 // Metrics: HTTP requests and who may read /metrics

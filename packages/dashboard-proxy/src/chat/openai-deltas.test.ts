@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentStreamError, openAiDeltas } from "./openai-deltas.js";
+import { openAiDeltas } from "./openai-deltas.js";
+import { AGENT_STREAM_BOUNDS, AgentStreamError } from "./stream-bounds.js";
 
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
@@ -33,7 +34,7 @@ describe("openAiDeltas", () => {
     const bytes = new TextEncoder().encode(text);
     // One byte at a time: every event, line and multi-byte character is split somewhere.
     const { stream } = body(Array.from(bytes, (byte) => Uint8Array.of(byte)));
-    expect((await collect(openAiDeltas(stream))).join("")).toBe("café ☕");
+    expect((await collect(openAiDeltas(stream, AGENT_STREAM_BOUNDS))).join("")).toBe("café ☕");
   });
 
   it("stops at [DONE] and cancels the rest of the body", async () => {
@@ -42,7 +43,7 @@ describe("openAiDeltas", () => {
       encoder.encode(`${chunk("a")}data: [DONE]\n\n`),
       encoder.encode(chunk("b")),
     ]);
-    expect(await collect(openAiDeltas(stream))).toEqual(["a"]);
+    expect(await collect(openAiDeltas(stream, AGENT_STREAM_BOUNDS))).toEqual(["a"]);
     expect(seen.cancelled).toBe(true);
   });
 
@@ -53,8 +54,42 @@ describe("openAiDeltas", () => {
     ["JSON of another shape", 'data: {"choices":"none"}\n\n', "unreadable event"],
   ])("throws AgentStreamError on %s", async (_name, event, reason) => {
     const { stream } = body([new TextEncoder().encode(chunk("a") + event)]);
-    const error = await collect(openAiDeltas(stream)).catch((caught: unknown) => caught);
+    const error = await collect(openAiDeltas(stream, AGENT_STREAM_BOUNDS)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AgentStreamError);
     expect(error).toMatchObject({ reason });
+  });
+
+  describe("the idle bound counts time between events, not between bytes", () => {
+    const bounds = { ...AGENT_STREAM_BOUNDS, idleMs: 250 };
+    /** A body that sends `pieces` one every 100 ms. */
+    const paced = (pieces: string[]) => {
+      const encoder = new TextEncoder();
+      let index = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const next = pieces[index++];
+          if (next === undefined) controller.close();
+          else controller.enqueue(encoder.encode(next));
+        },
+      });
+    };
+
+    it("keeps an answer alive through keep-alive comments past the idle time", async () => {
+      const body = paced([
+        chunk("a"),
+        ": keep-alive\n\n",
+        ": keep-alive\n\n",
+        ": keep-alive\n\n",
+        chunk("b"),
+      ]);
+      expect(await collect(openAiDeltas(body, bounds))).toEqual(["a", "b"]);
+    });
+
+    it("ends an event trickled a few bytes at a time once no event completed within the idle time", async () => {
+      const body = paced(['data: {"choices":', '[{"delta":', '{"content":', '"slow"}}]}', "\n\n"]);
+      const error = await collect(openAiDeltas(body, bounds)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ reason: "idle" });
+    });
   });
 });

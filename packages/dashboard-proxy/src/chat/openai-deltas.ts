@@ -1,14 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { z } from "zod";
+import { AgentStreamError, IdleWatch, type StreamBounds } from "./stream-bounds.js";
 import { textDeltas } from "./text-deltas.js";
-
-/** The agent broke the OpenAI streaming protocol mid-answer; `reason` is for logs (never agent text). */
-export class AgentStreamError extends Error {
-  override name = "AgentStreamError";
-  constructor(readonly reason: "error event" | "unreadable event") {
-    super(`agent stream: ${reason}`);
-  }
-}
 
 // One streamed chat-completion chunk, as loosely as OpenAI-compatible servers send it: only the
 // first choice's `delta.content` matters (a role-only or finish chunk has none), and an `error`
@@ -22,15 +15,24 @@ const chunkSchema = z.object({
  * Reads an OpenAI-style streaming chat completion (`data: {"choices":[{"delta":{"content":"..."}}]}`
  * events, then `data: [DONE]`) and yields each content delta in order. Ends at `[DONE]`, or when the
  * body ends cleanly without it (some compatible servers omit it). Throws AgentStreamError for an
- * error event or data that is not a chunk, and the body's own error when the connection breaks.
- * @example for await (const text of openAiDeltas(response.body)) send(text)
+ * error event, data that is not a chunk or a stream past `bounds` (a keep-alive comment counts as
+ * an event for the idle time), and the body's own error when the connection breaks.
+ * @example for await (const text of openAiDeltas(response.body, AGENT_STREAM_BOUNDS)) send(text)
  */
 export async function* openAiDeltas(
   body: ReadableStream<Uint8Array>,
+  bounds: StreamBounds,
 ): AsyncGenerator<string, void, undefined> {
   const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => void events.push(event) });
-  for await (const text of textDeltas(body)) {
+  const watch = new IdleWatch(bounds.idleMs);
+  const parser = createParser({
+    onEvent: (event) => {
+      watch.event();
+      events.push(event);
+    },
+    onComment: () => watch.event(),
+  });
+  for await (const text of textDeltas(body, { bounds, events: watch })) {
     parser.feed(text);
     for (const event of events.splice(0)) {
       if (event.data === "[DONE]") return;

@@ -25,12 +25,33 @@ export function errorResponse(error: ApiError, requestId?: string): Response {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": "no-store",
+      // A browser never sniffs an error body into HTML or script, whatever it holds.
+      "x-content-type-options": "nosniff",
       ...error.headers,
     },
   });
 }
 
-/** A 400 listing each zod issue by path (array indexes as numbers) and message; messages never echo values. */
-export function validationError(error: IssueSource, message = "Invalid request"): ApiError {
-  return { code: "BAD_REQUEST", message, issues: issuesFromZod(error) };
+/** A zod error as `validationError` reads it: each issue's code too (zod's `ZodError` fits). */
+export interface ValidationIssues extends IssueSource {
+  readonly issues: readonly {
+    readonly code?: string;
+    readonly path: readonly PropertyKey[];
+    readonly message: string;
+  }[];
+}
+
+// zod's text for unknown keys quotes them ("Unrecognized key: \"<name>\""): a name is the caller's
+// text, and an error answer never repeats the request.
+const UNKNOWN_KEYS = "Unknown parameters or fields are not accepted";
+
+/**
+ * A 400 listing each zod issue by path (array indexes as numbers) and message; messages never echo
+ * values, nor the names of unknown parameters or fields.
+ */
+export function validationError(error: ValidationIssues, message = "Invalid request"): ApiError {
+  const issues = error.issues.map((issue) =>
+    issue.code === "unrecognized_keys" ? { path: issue.path, message: UNKNOWN_KEYS } : issue,
+  );
+  return { code: "BAD_REQUEST", message, issues: issuesFromZod({ issues }) };
 }

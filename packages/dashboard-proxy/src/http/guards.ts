@@ -1,6 +1,6 @@
-import type { LimitVerdict, WindowLimit } from "@keyport/node-edge";
+import { clientLimitKey, type LimitVerdict, type WindowLimit } from "@keyport/node-edge";
 import type { H3Event, Middleware } from "h3";
-import { hasSessionCookie } from "../session/cookies.js";
+import { hasSessionCookie, sessionCookieName, sessionCookieValues } from "../session/cookies.js";
 import { errorResponse } from "./errors.js";
 import { checkOrigin, isCorsPath, type OriginVerdict, preflightHeaders } from "./origin.js";
 import type { ClientIpReader } from "./request-ip.js";
@@ -37,10 +37,13 @@ function isLimitedPath(path: string): boolean {
 /**
  * Runs before every route: refuses foreign origins (403), refuses a state-changing request that
  * carries the session cookie from anywhere but `PUBLIC_ORIGIN` (403), answers preflights (204), and
- * limits `/api/*` and `/trpc/*` per client IP (429 with `Retry-After`). The IP comes from
- * `TRUSTED_PROXIES` (see `clientAddress`), so a client cannot pick its own by header.
+ * limits `/api/*` and `/trpc/*` per client IP, IPv6 per /64 (429 with `Retry-After`). The IP comes from
+ * `TRUSTED_PROXIES` (see `clientAddress`), so a client cannot pick its own by header. A request to
+ * those paths carrying more than one session cookie is 400: another page of the host planted one
+ * (cookie tossing), and whichever the proxy chose could be the planter's.
  */
 export function createGuards(options: GuardOptions): Middleware {
+  const cookieName = sessionCookieName(options.publicOrigin);
   return (event, next) => {
     const verdict = checkOrigin(
       event.req.headers.get("origin"),
@@ -69,7 +72,11 @@ export function createGuards(options: GuardOptions): Middleware {
       });
     }
     if (isLimitedPath(path)) {
-      const result = options.rateLimiter.hit(options.clientIp(event) ?? "unknown");
+      // No Set-Cookie to clear it: that would delete the dashboard's own cookie (Path=/) and leave
+      // the planted one, with its narrower path, as the only one.
+      if (sessionCookieValues(event, cookieName).length > 1) return errorResponse(TWO_SESSIONS);
+      // IPv6 clients by their /64: one subscriber holds a whole /64 and could rotate past the limit.
+      const result = options.rateLimiter.hit(clientLimitKey(options.clientIp(event)));
       // The in-process limiter answers at once; the shared one (Redis) with a promise.
       if (result instanceof Promise)
         return result.then((verdict) => (verdict.allowed ? next() : tooMany(verdict)));
@@ -78,6 +85,11 @@ export function createGuards(options: GuardOptions): Middleware {
     return next();
   };
 }
+
+const TWO_SESSIONS = {
+  code: "BAD_REQUEST",
+  message: "The request carries more than one session cookie; clear this site's cookies and sign in again",
+} as const;
 
 function tooMany(verdict: Extract<LimitVerdict, { allowed: false }>): Response {
   return errorResponse({

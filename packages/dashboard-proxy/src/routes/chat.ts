@@ -2,7 +2,7 @@ import type { H3 } from "h3";
 import type { Logger } from "pino";
 import { type ChatAccess, createChatAccessCheck } from "../chat/access.js";
 import { relayEvents } from "../chat/event-stream.js";
-import { AgentStreamError } from "../chat/openai-deltas.js";
+import { AgentStreamError } from "../chat/stream-bounds.js";
 import { errorResponse, validationError } from "../http/errors.js";
 import { chatRequestSchema } from "../schemas/chat.js";
 import type { ResolveSession } from "../session/resolver.js";

@@ -4,14 +4,12 @@ import { type ApiError, errorResponse, validationError } from "../http/errors.js
 import type { SessionCookies } from "../session/cookies.js";
 import { readSessionToken } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
-import type { SessionResolver } from "../session/resolver.js";
 import type { KeyportAnswer, KeyportClient, SessionInfo } from "../upstream/keyport.js";
 
 /** What the session routes need. */
 export interface SessionRouteOptions {
   keyport: KeyportClient;
   cookies: SessionCookies;
-  sessions: Pick<SessionResolver, "remember" | "forget">;
   publicOrigin: string;
 }
 
@@ -35,7 +33,7 @@ const NOT_SIGNED_IN: ApiError = { code: "UNAUTHORIZED", message: "Not signed in"
  * (`checkSessionProvenance`), so `POST` and `DELETE` need `Origin: PUBLIC_ORIGIN`.
  */
 export function registerSessionRoutes(app: H3, options: SessionRouteOptions): void {
-  const { keyport, cookies, sessions, publicOrigin } = options;
+  const { keyport, cookies, publicOrigin } = options;
 
   app.post(SESSION_PATH, async (event) => {
     const refused = checkSessionProvenance(event, publicOrigin);
@@ -60,11 +58,9 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     const answer = await keyport.verify(body.data.message, body.data.signature, requestId);
     if (!answer.ok) return refusal(answer, requestId);
     const { token, ...session } = answer.value;
-    sessions.remember(token, session);
     // Signing in again (another account, or after an account change) ends the session it replaces.
-    const previous = readSessionToken(event);
+    const previous = readSessionToken(event, cookies.name);
     if (previous !== undefined && previous !== token) {
-      sessions.forget(previous);
       await keyport.logout(previous, requestId);
     }
     return sessionResponse(session, cookies.set(token, session.expiresAt));
@@ -73,24 +69,21 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
   app.get(SESSION_PATH, async (event) => {
     const refused = checkSessionProvenance(event, publicOrigin);
     if (refused !== undefined) return errorResponse(refused);
-    const token = readSessionToken(event);
+    const token = readSessionToken(event, cookies.name);
     if (token === undefined) return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
     const answer = await keyport.session(token, event.context.requestId);
     if (!answer.ok) {
       if (answer.status !== 401) return refusal(answer, event.context.requestId);
-      sessions.forget(token);
       return withCookies(errorResponse(NOT_SIGNED_IN), cookies.clear());
     }
-    sessions.remember(token, answer.value);
     return sessionResponse(answer.value, []);
   });
 
   app.delete(SESSION_PATH, async (event) => {
     const refused = checkSessionProvenance(event, publicOrigin);
     if (refused !== undefined) return errorResponse(refused);
-    const token = readSessionToken(event);
+    const token = readSessionToken(event, cookies.name);
     if (token !== undefined) {
-      sessions.forget(token);
       const answer = await keyport.logout(token, event.context.requestId);
       // Unreachable or slow: keep the cookie so a retry can still end the session on the server.
       if (!answer.ok && answer.status !== 401) return refusal(answer, event.context.requestId);

@@ -6,7 +6,6 @@ import { rawPathname } from "../http/raw-path.js";
 import type { ClientIpReader } from "../http/request-ip.js";
 import { readSessionToken, type SessionCookies } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
-import type { SessionResolver } from "../session/resolver.js";
 import { readProcedurePath } from "../trpc/allow-list.js";
 import { failureToApiError } from "../upstream/failure.js";
 import type { KeyportClient } from "../upstream/keyport.js";
@@ -15,7 +14,6 @@ import type { KeyportClient } from "../upstream/keyport.js";
 export interface TrpcForwardOptions {
   keyport: KeyportClient;
   cookies: SessionCookies;
-  sessions: Pick<SessionResolver, "forget">;
   clientIp: ClientIpReader;
   publicOrigin: string;
   logger: Logger;
@@ -34,7 +32,7 @@ const RESPONSE_HEADERS = ["content-type", "cache-control", "vary"];
  * status and body untouched (tRPC's own JSON). A 401 for a cookie request also clears the cookies.
  */
 export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void {
-  const { keyport, cookies, sessions, clientIp, publicOrigin, logger } = options;
+  const { keyport, cookies, clientIp, publicOrigin, logger } = options;
 
   app.all(`${TRPC_PREFIX}**`, async (event) => {
     const method = event.req.method;
@@ -59,7 +57,7 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
       const value = event.req.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
-    const token = readSessionToken(event);
+    const token = readSessionToken(event, cookies.name);
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
     const ip = clientIp(event);
     if (ip !== undefined) headers.set("x-forwarded-for", ip);
@@ -90,7 +88,6 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
       if (value !== null) answer.set(name, value);
     }
     if (upstream.status === 401 && token !== undefined) {
-      sessions.forget(token);
       for (const cookie of cookies.clear()) answer.append("set-cookie", cookie);
     }
     // A redirect (never expected from tRPC) is not followed and not passed on.

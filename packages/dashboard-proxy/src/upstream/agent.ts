@@ -1,4 +1,5 @@
 import { openAiDeltas } from "../chat/openai-deltas.js";
+import type { StreamBounds } from "../chat/stream-bounds.js";
 import { textDeltas } from "../chat/text-deltas.js";
 import type { ChatRequest } from "../schemas/chat.js";
 import type { UpstreamResult } from "./failure.js";
@@ -14,8 +15,10 @@ export interface AgentOptions {
   /** The full chat-completions URL, e.g. `https://api.openai.com/v1/chat/completions`. */
   url: string;
   apiKey: string | undefined;
-  /** How long the agent may take to send its response headers; the streamed body has no limit. */
+  /** How long the agent may take to send its response headers. */
   headerTimeoutMs: number;
+  /** What the streamed body may hold and how long it may be silent (AGENT_STREAM_BOUNDS). */
+  bounds: StreamBounds;
   protocol: AgentProtocol;
   /** Sent as `model` (OpenAI protocol only); omitted when unset. */
   model?: string | undefined;
@@ -25,7 +28,7 @@ export interface AgentOptions {
 
 /**
  * Forwards a validated chat; resolves once the agent's headers arrive with its answer as text
- * deltas. The deltas throw if the agent fails mid-answer.
+ * deltas. The deltas throw if the agent fails mid-answer or its stream passes the bounds.
  */
 export interface AgentClient {
   send(body: ChatRequest, clientSignal: AbortSignal): Promise<UpstreamResult<AsyncIterable<string>>>;
@@ -34,7 +37,7 @@ export interface AgentClient {
 /**
  * Creates the agent client. Aborting `clientSignal` (the browser went away or pressed Stop) cancels
  * the upstream request at any point, headers or body.
- * @example createAgentClient({ url: "http://agent:8080/v1/chat/completions", apiKey, headerTimeoutMs: 30_000, protocol: "openai" })
+ * @example createAgentClient({ url: "http://agent:8080/v1/chat/completions", apiKey, headerTimeoutMs: 30_000, bounds: AGENT_STREAM_BOUNDS, protocol: "openai" })
  */
 export function createAgentClient(options: AgentOptions): AgentClient {
   const headers: Record<string, string> = {
@@ -45,7 +48,9 @@ export function createAgentClient(options: AgentOptions): AgentClient {
         : "text/event-stream, application/x-ndjson, text/plain;q=0.9, application/json;q=0.8",
   };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
-  const readDeltas = options.protocol === "openai" ? openAiDeltas : textDeltas;
+  const { bounds } = options;
+  const readDeltas = (body: ReadableStream<Uint8Array>) =>
+    options.protocol === "openai" ? openAiDeltas(body, bounds) : textDeltas(body, { bounds });
 
   return {
     async send(body, clientSignal) {
