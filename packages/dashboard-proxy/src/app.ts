@@ -28,6 +28,7 @@ import { createSharedState } from "./shared-state.js";
 import { createAgentClient } from "./upstream/agent.js";
 import { withBudget } from "./upstream/budget.js";
 import { createCoinGeckoClient } from "./upstream/coingecko.js";
+import { createRefusalLog } from "./upstream/refusal-log.js";
 import { createKeyportClient } from "./upstream/keyport.js";
 
 /** Knobs for tests and benchmarks; production uses the defaults. */
@@ -154,6 +155,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   registerSessionRoutes(app, { keyport, cookies, sessions, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, sessions, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
+  // Budget refusals are counted in the log, a line a minute at most: a flood writes no flood.
+  const logRefusal = createRefusalLog(logger, options.clock);
   registerPriceRoutes(app, {
     plan: env.COINGECKO_PLAN,
     // The budget is paid first: a refused call is never made, so it is not counted as an upstream call.
@@ -167,8 +170,15 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         }),
       ),
       shared.budget,
-      shared.onBudgetRefused,
+      {
+        share: shared.clientShare,
+        onRefused: (verdict) => {
+          shared.onBudgetRefused(verdict);
+          logRefusal(verdict);
+        },
+      },
     ),
+    clientIp,
     cache: { ...DEFAULT_CACHE, ...options.cache, shared: shared.cacheStore },
     logger,
     metrics: metrics.cache,

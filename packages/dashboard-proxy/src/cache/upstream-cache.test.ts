@@ -21,18 +21,18 @@ describe("createUpstreamCache", () => {
       await opened;
       return ok("body");
     };
-    const pending = Promise.all(Array.from({ length: 50 }, () => cache.get("k", load)));
+    const pending = Promise.all(Array.from({ length: 50 }, () => cache.get("k", load, undefined)));
     open();
     const outcomes = await pending;
     expect(loads).toBe(1);
     expect(outcomes.every((outcome) => outcome.ok && outcome.body === "body")).toBe(true);
-    expect(await cache.get("k", load)).toMatchObject({ ok: true, state: "HIT" });
+    expect(await cache.get("k", load, undefined)).toMatchObject({ ok: true, state: "HIT" });
   });
 
   it("returns the failure, uncached, when there is no copy", async () => {
     const cache = createUpstreamCache({ ttlMs: 60_000, staleWhileRevalidateMs: 0, maxEntries: 10 });
-    expect(await cache.get("k", async () => failed)).toEqual(failed);
-    expect(await cache.get("k", async () => ok("later"))).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toEqual(failed);
+    expect(await cache.get("k", async () => ok("later"), undefined)).toMatchObject({
       ok: true,
       body: "later",
       state: "MISS",
@@ -47,16 +47,16 @@ describe("createUpstreamCache", () => {
       maxEntries: 10,
       now: () => clock,
     });
-    await cache.get("k", async () => ok("old"));
+    await cache.get("k", async () => ok("old"), undefined);
     clock += 1_001;
-    expect(await cache.get("k", async () => failed)).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({
       ok: true,
       body: "old",
       state: "STALE",
       maxAgeSeconds: 0,
     });
-    expect(await cache.get("k", async () => failed)).toMatchObject({ ok: true, body: "old", state: "STALE" });
-    expect(await cache.get("k", async () => ok("new"))).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({ ok: true, body: "old", state: "STALE" });
+    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({
       ok: true,
       body: "new",
       state: "MISS",
@@ -71,9 +71,9 @@ describe("createUpstreamCache", () => {
       maxEntries: 10,
       now: () => clock,
     });
-    await cache.get("k", async () => ok("old"));
+    await cache.get("k", async () => ok("old"), undefined);
     clock += 45_500;
-    expect(await cache.get("k", async () => ok("unused"))).toMatchObject({ state: "HIT", maxAgeSeconds: 14 });
+    expect(await cache.get("k", async () => ok("unused"), undefined)).toMatchObject({ state: "HIT", maxAgeSeconds: 14 });
 
     clock += 14_501;
     const { open, opened } = gate();
@@ -83,11 +83,11 @@ describe("createUpstreamCache", () => {
       refreshed = true;
       return ok("new");
     };
-    expect(await cache.get("k", refresh)).toMatchObject({ body: "old", state: "STALE", maxAgeSeconds: 0 });
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({ body: "old", state: "STALE", maxAgeSeconds: 0 });
     expect(refreshed).toBe(false);
     open();
-    await expect.poll(async () => (await cache.get("k", refresh)).ok && refreshed).toBe(true);
-    expect(await cache.get("k", refresh)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
+    await expect.poll(async () => (await cache.get("k", refresh, undefined)).ok && refreshed).toBe(true);
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
   });
 
   it("keeps an answer fresh for the ttlMs a call passes instead of the cache's own", async () => {
@@ -105,7 +105,7 @@ describe("createUpstreamCache", () => {
       state: "HIT",
       maxAgeSeconds: 100,
     });
-    expect(await cache.get("k", async () => ok("new"))).toMatchObject({ body: "new", state: "MISS" });
+    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({ body: "new", state: "MISS" });
   });
 
   it("answers a fresh copy from the shared tier as a HIT, and keeps it in this process", async () => {
@@ -128,12 +128,12 @@ describe("createUpstreamCache", () => {
       },
     });
     const unused = async () => ok("unused");
-    expect(await cache.get("k", unused)).toMatchObject({
+    expect(await cache.get("k", unused, undefined)).toMatchObject({
       body: "from another instance",
       state: "HIT",
       maxAgeSeconds: 50,
     });
-    expect(await cache.get("k", unused)).toMatchObject({ state: "HIT" });
+    expect(await cache.get("k", unused, undefined)).toMatchObject({ state: "HIT" });
     expect(sharedLoads).toBe(1);
   });
 });
