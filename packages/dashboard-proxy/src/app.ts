@@ -28,8 +28,8 @@ import { createSharedState } from "./shared-state.js";
 import { createAgentClient } from "./upstream/agent.js";
 import { withBudget } from "./upstream/budget.js";
 import { createCoinGeckoClient } from "./upstream/coingecko.js";
-import { createRefusalLog } from "./upstream/refusal-log.js";
 import { createKeyportClient } from "./upstream/keyport.js";
+import { createRefusalLog } from "./upstream/refusal-log.js";
 
 /** Knobs for tests and benchmarks; production uses the defaults. */
 export interface CreateAppOptions {

@@ -55,7 +55,11 @@ describe("createUpstreamCache", () => {
       state: "STALE",
       maxAgeSeconds: 0,
     });
-    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({ ok: true, body: "old", state: "STALE" });
+    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({
+      ok: true,
+      body: "old",
+      state: "STALE",
+    });
     expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({
       ok: true,
       body: "new",
@@ -73,7 +77,10 @@ describe("createUpstreamCache", () => {
     });
     await cache.get("k", async () => ok("old"), undefined);
     clock += 45_500;
-    expect(await cache.get("k", async () => ok("unused"), undefined)).toMatchObject({ state: "HIT", maxAgeSeconds: 14 });
+    expect(await cache.get("k", async () => ok("unused"), undefined)).toMatchObject({
+      state: "HIT",
+      maxAgeSeconds: 14,
+    });
 
     clock += 14_501;
     const { open, opened } = gate();
@@ -83,11 +90,19 @@ describe("createUpstreamCache", () => {
       refreshed = true;
       return ok("new");
     };
-    expect(await cache.get("k", refresh, undefined)).toMatchObject({ body: "old", state: "STALE", maxAgeSeconds: 0 });
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({
+      body: "old",
+      state: "STALE",
+      maxAgeSeconds: 0,
+    });
     expect(refreshed).toBe(false);
     open();
     await expect.poll(async () => (await cache.get("k", refresh, undefined)).ok && refreshed).toBe(true);
-    expect(await cache.get("k", refresh, undefined)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({
+      body: "new",
+      state: "HIT",
+      maxAgeSeconds: 60,
+    });
   });
 
   it("keeps an answer fresh for the ttlMs a call passes instead of the cache's own", async () => {
@@ -105,7 +120,10 @@ describe("createUpstreamCache", () => {
       state: "HIT",
       maxAgeSeconds: 100,
     });
-    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({ body: "new", state: "MISS" });
+    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({
+      body: "new",
+      state: "MISS",
+    });
   });
 
   it("answers a fresh copy from the shared tier as a HIT, and keeps it in this process", async () => {

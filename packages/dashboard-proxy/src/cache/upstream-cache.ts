@@ -65,7 +65,12 @@ export interface UpstreamCache<A = void> {
    * a load this call starts is given `asker`). A copy held in this process is answered
    * synchronously (no promise, no microtask on a hit).
    */
-  get(key: string, load: Loader<A>, options: GetOptions | undefined, asker: A): CacheOutcome | Promise<CacheOutcome>;
+  get(
+    key: string,
+    load: Loader<A>,
+    options: GetOptions | undefined,
+    asker: A,
+  ): CacheOutcome | Promise<CacheOutcome>;
 }
 
 // Loads are never cancelled once started: their answer fills the cache for whoever asks next.
@@ -96,7 +101,8 @@ export function createUpstreamCache<A = void>(options: UpstreamCacheOptions): Up
   const loadHere = async (load: Loader): Promise<SharedLoad> => {
     const result = await load(NEVER);
     if (!result.ok) {
-      if (result.failure.kind === "not_found") return { ok: true, entry: notFoundEntry(now()), from: "upstream" };
+      if (result.failure.kind === "not_found")
+        return { ok: true, entry: notFoundEntry(now()), from: "upstream" };
       return { ok: false, failure: result.failure, stale: undefined };
     }
     return { ok: true, entry: { body: result.value, fetchedAt: now() }, from: "upstream" };
@@ -117,7 +123,13 @@ export function createUpstreamCache<A = void>(options: UpstreamCacheOptions): Up
     return started;
   };
 
-  const wait = async (key: string, load: Loader<A>, ttlMs: number, cached: CacheEntry | undefined, asker: A) => {
+  const wait = async (
+    key: string,
+    load: Loader<A>,
+    ttlMs: number,
+    cached: CacheEntry | undefined,
+    asker: A,
+  ) => {
     const result = await refresh(key, load, ttlMs, asker);
     if (result.ok) return answer(result.entry, result.from === "shared" ? "HIT" : "MISS", ttlMs);
     const stale = cached ?? result.stale;

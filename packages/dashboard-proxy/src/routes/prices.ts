@@ -37,6 +37,7 @@ import { shareKey } from "../upstream/share-key.js";
 import { registerStartupCheck } from "../upstream/startup-check.js";
 import "../http/request-context.js";
 import { createCachedResponses } from "./prepared-response.js";
+import { refuseRewrittenPricePaths } from "./price-paths.js";
 import { DASHBOARD_ROUTES, type DashboardRouteName } from "./table.js";
 
 /** Cache timing. Freshness follows CoinGecko's own updates by plan and granularity (upstream/freshness.ts). */
@@ -92,6 +93,8 @@ interface Ready {
  */
 export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
   const { client, cache, clientIp, logger, metrics, plan } = options;
+  // Before the router: what URL parsing would fold (`%2e%2e`, `\`) never reaches a route.
+  app.use(refuseRewrittenPricePaths());
   const wallClock = options.wallClock ?? Date.now;
   const swrSeconds = Math.floor(cache.staleWhileRevalidateMs / 1_000);
   const pricesMs = cache.pricesTtlMs ?? pricesTtl(plan);
@@ -116,6 +119,9 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
         { upstream: "coingecko", path, setting: failure.setting, detail: failure.detail },
         failure.hint,
       );
+    } else if (failure.kind === "not_found") {
+      // The caller's mistake (a coin CoinGecko does not know), remembered 10 minutes: not a warning.
+      logger.debug({ upstream: "coingecko", path, failure }, "upstream has no such coin");
     } else if (failure.kind !== "budget_spent") {
       // A refusal of our own budget made no call: counted and logged once a minute (upstream/refusal-log.ts).
       logger.warn({ upstream: "coingecko", path, failure }, "upstream failed");

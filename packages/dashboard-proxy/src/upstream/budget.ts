@@ -101,7 +101,11 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
       const room = claim === "dashboard" ? limits.perMinute : limits.perMinute - reserveOf(limits.perMinute);
       const blocking = calls[(next + limits.perMinute - room) % limits.perMinute] ?? Number.NEGATIVE_INFINITY;
       if (at - blocking < MINUTE_MS) {
-        return { allowed: false, window: "minute", retryAfterSeconds: secondsUntil(blocking + MINUTE_MS, at) };
+        return {
+          allowed: false,
+          window: "minute",
+          retryAfterSeconds: secondsUntil(blocking + MINUTE_MS, at),
+        };
       }
       const monthRoom =
         limits.perMonth === undefined
@@ -166,7 +170,11 @@ export function withBudget(
       if (asker !== undefined && share !== undefined) {
         const shared = await share.hit(asker.client);
         if (!shared.allowed) {
-          const verdict = { allowed: false, window: "client", retryAfterSeconds: shared.retryAfterSeconds } as const;
+          const verdict = {
+            allowed: false,
+            window: "client",
+            retryAfterSeconds: shared.retryAfterSeconds,
+          } as const;
           onRefused?.(verdict);
           return { ok: false, failure: spent(verdict.window, verdict.retryAfterSeconds) };
         }
