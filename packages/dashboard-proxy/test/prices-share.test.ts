@@ -111,17 +111,30 @@ describe.each(STORES)("market budget shares ($name)", ({ url }) => {
   it("holds a third of the minute's calls for requests carrying the dashboard's session cookie", async () => {
     const proxy = await start();
     const anonymous: number[] = [];
-    // Many clients, one call each: no share runs out, only the budget's open part.
-    for (let i = 1; i <= 25; i++)
+    // Many clients, one call each a second: no share runs out, only the budget's open part.
+    for (let i = 1; i <= 20; i++) {
       anonymous.push((await proxy.call(simple(`coin-${i}`), from(`198.51.100.${i}`))).status);
-    expect(anonymous.slice(0, 20).every((status) => status === 200)).toBe(true);
-    expect(anonymous.slice(20).every((status) => status === 429)).toBe(true);
+      clock += 1_000;
+    }
+    expect(anonymous.every((status) => status === 200)).toBe(true);
+    // At 20 s: the first call (at 0 s) must leave the window before another anonymous call fits.
+    const open = await proxy.call(simple("coin-21"), from("198.51.100.21"));
+    expect(open.status).toBe(429);
+    expect(open.headers["retry-after"]).toBe("40");
     const dashboard: number[] = [];
-    for (let i = 1; i <= 11; i++)
+    for (let i = 1; i <= 11; i++) {
       dashboard.push((await proxy.call(simple(`mine-${i}`), from(`192.0.2.${i}`, true))).status);
+    }
     expect(dashboard.slice(0, 10).every((status) => status === 200)).toBe(true);
     expect(dashboard[10]).toBe(429);
     expect(cg.requests).toHaveLength(30);
+    // At 25 s, with 30 calls in the window, an anonymous call waits until only 19 are left in it:
+    // the eleventh call (at 10 s) leaves at 70 s.
+    clock += 5_000;
+    const later = await proxy.call(simple("coin-22"), from("198.51.100.22"));
+    expect(later.headers["retry-after"]).toBe("45");
+    clock += 45_000;
+    expect((await proxy.call(simple("coin-22"), from("198.51.100.22"))).status).toBe(200);
   });
 
   it("asks CoinGecko about an unknown coin once in 10 minutes, whoever asks", async () => {
