@@ -2,12 +2,11 @@ import { randomBytes } from "node:crypto";
 import { defineScript, integerReply, runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import {
-  type BudgetClaim,
   type BudgetLimits,
   MINUTE_MS,
   monthEnd,
   monthLabel,
-  reserveOf,
+  roomFor,
   secondsUntil,
   type UpstreamBudget,
 } from "../upstream/budget.js";
@@ -66,11 +65,6 @@ export interface RedisBudgetOptions {
   now?: () => number;
 }
 
-/** What `claim` may spend of `limit` (anonymous calls leave the reserve). */
-function room(limit: number, claim: BudgetClaim): number {
-  return claim === "dashboard" ? limit : limit - reserveOf(limit);
-}
-
 // The month counter outlives its month by a day, so a late reader still finds it.
 const MONTH_SLACK_MS = 86_400_000;
 
@@ -106,8 +100,8 @@ export function createRedisBudget(
             [minuteKey, monthKey(local)],
             [
               options.now === undefined ? "" : local,
-              room(limits.perMinute, claim),
-              limits.perMonth === undefined ? -1 : room(limits.perMonth, claim),
+              roomFor(limits.perMinute, claim),
+              limits.perMonth === undefined ? -1 : roomFor(limits.perMonth, claim),
               monthEnd(local) - local + MONTH_SLACK_MS,
               `${instance}:${sequence}`,
             ],

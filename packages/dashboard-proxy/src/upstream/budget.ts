@@ -20,6 +20,11 @@ export function reserveOf(limit: number): number {
   return Math.floor(limit / 3);
 }
 
+/** What `claim` may spend of a window's `limit`: all of it for the dashboard, else all but the reserve. */
+export function roomFor(limit: number, claim: BudgetClaim): number {
+  return claim === "dashboard" ? limit : limit - reserveOf(limit);
+}
+
 /** The verdict on one upstream call: spend it, or wait `retryAfterSeconds`. */
 export type BudgetVerdict =
   | { allowed: true }
@@ -98,7 +103,7 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
       rollMonth(at);
       // `room` calls may be in the last 60 s: the room-th most recent one (the oldest slot when the
       // whole window is open to this claim) must be 60 s old before another call fits.
-      const room = claim === "dashboard" ? limits.perMinute : limits.perMinute - reserveOf(limits.perMinute);
+      const room = roomFor(limits.perMinute, claim);
       const blocking = calls[(next + limits.perMinute - room) % limits.perMinute] ?? Number.NEGATIVE_INFINITY;
       if (at - blocking < MINUTE_MS) {
         return {
@@ -107,13 +112,7 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
           retryAfterSeconds: secondsUntil(blocking + MINUTE_MS, at),
         };
       }
-      const monthRoom =
-        limits.perMonth === undefined
-          ? undefined
-          : claim === "dashboard"
-            ? limits.perMonth
-            : limits.perMonth - reserveOf(limits.perMonth);
-      if (monthRoom !== undefined && monthCalls >= monthRoom) {
+      if (limits.perMonth !== undefined && monthCalls >= roomFor(limits.perMonth, claim)) {
         return { allowed: false, window: "month", retryAfterSeconds: secondsUntil(monthEnd(at), at) };
       }
       calls[next] = at;
