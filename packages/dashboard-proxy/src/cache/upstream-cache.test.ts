@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UpstreamResult } from "../upstream/failure.js";
-import { createUpstreamCache } from "./upstream-cache.js";
+import { createUpstreamCache, NOT_FOUND_TTL_MS } from "./upstream-cache.js";
 
 function gate() {
   let open: () => void = () => {};
@@ -153,5 +153,47 @@ describe("createUpstreamCache", () => {
     });
     expect(await cache.get("k", unused, undefined)).toMatchObject({ state: "HIT" });
     expect(sharedLoads).toBe(1);
+  });
+
+  it("remembers the upstream's 404 for 10 minutes, hands the load its asker, and never serves a 404 stale", async () => {
+    let now = 1_000_000;
+    const cache = createUpstreamCache<string>({
+      ttlMs: 60_000,
+      staleWhileRevalidateMs: 600_000,
+      maxEntries: 10,
+      now: () => now,
+    });
+    const askers: string[] = [];
+    const missing = async (_signal: AbortSignal, asker: string): Promise<UpstreamResult<string>> => {
+      askers.push(asker);
+      return { ok: false, failure: { kind: "not_found", detail: "HTTP 404" } };
+    };
+    expect(await cache.get("k", missing, undefined, "first")).toMatchObject({
+      ok: false,
+      failure: { kind: "not_found" },
+    });
+    now += NOT_FOUND_TTL_MS - 1;
+    expect(cache.get("k", missing, undefined, "second")).toMatchObject({
+      ok: false,
+      failure: { kind: "not_found" },
+    });
+    expect(askers).toEqual(["first"]);
+    now += 1;
+    expect(
+      await cache.get(
+        "k",
+        async (_signal, asker) => {
+          askers.push(asker);
+          return ok("found");
+        },
+        undefined,
+        "third",
+      ),
+    ).toMatchObject({
+      ok: true,
+      body: "found",
+      state: "MISS",
+    });
+    expect(askers).toEqual(["first", "third"]);
   });
 });
