@@ -32,6 +32,8 @@ describe("a coin id is checked exactly as it was sent", () => {
     ["an escaped slash", "/api/prices/range/bitcoin%2Fping?vs_currency=usd&from=1&to=2"],
     ["backslashes and a dot-dot segment", "/api/prices/chart/bitcoin\\..\\ping?vs_currency=usd&days=1"],
     ["a plain dot-dot segment", "/api/prices/chart/../simple?ids=bitcoin&vs_currencies=usd"],
+    ["a dot-dot segment right after /api/prices/", "/api/prices/../simple?ids=bitcoin&vs_currencies=usd"],
+    ["a dot segment", "/api/prices/chart/./bitcoin?vs_currency=usd&days=1"],
   ])("refuses %s with 400, before any upstream call", async (_name, path) => {
     const before = cg.requests.length;
     const res = await proxy.raw(path);

@@ -5,7 +5,7 @@ import { errorResponse } from "../http/errors.js";
 // or a dot segment before its query. WHATWG URL parsing, which h3 and the router see, folds
 // `%2e%2e` and `..` segments away and reads `\` as `/`, so `chart/bitcoin\..\ping` would arrive
 // as `chart/ping` and `chart/%2e%2e` as `/api/prices/` (a 404).
-const REWRITABLE = /^\/api\/prices\/[^?#]*?(?:[%\\]|\/\.\.?(?:[/?#]|$))/;
+const REWRITABLE = /^\/api\/prices\/(?:[^?#]*[%\\]|(?:[^?#]*\/)?\.\.?(?:[/?#]|$))/;
 
 /**
  * Refuses, with 400 on the `id`, a `/api/prices/` path that URL parsing would rewrite or decode
