@@ -122,8 +122,9 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
     } else if (failure.kind === "not_found") {
       // The caller's mistake (a coin CoinGecko does not know), remembered 10 minutes: not a warning.
       logger.debug({ upstream: "coingecko", path, failure }, "upstream has no such coin");
-    } else if (failure.kind !== "budget_spent") {
-      // A refusal of our own budget made no call: counted and logged once a minute (upstream/refusal-log.ts).
+    } else if (failure.kind !== "budget_spent" && failure.kind !== "unavailable") {
+      // A refusal of our own budget (spent, or its Redis unreadable: the client never answers
+      // `unavailable`) made no call: counted and logged once a minute (upstream/refusal-log.ts).
       logger.warn({ upstream: "coingecko", path, failure }, "upstream failed");
     }
   };
