@@ -30,6 +30,7 @@ import { createAgentClient } from "./upstream/agent.js";
 import { withBudget } from "./upstream/budget.js";
 import { createCoinGeckoClient } from "./upstream/coingecko.js";
 import { createKeyportClient } from "./upstream/keyport.js";
+import { createRefusalLog } from "./upstream/refusal-log.js";
 
 /** Knobs for tests and benchmarks; production uses the defaults. */
 export interface CreateAppOptions {
@@ -155,6 +156,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   registerSessionRoutes(app, { keyport, cookies, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
+  // Budget refusals are counted in the log, a line a minute at most: a flood writes no flood.
+  const logRefusal = createRefusalLog(logger, options.clock);
   registerPriceRoutes(app, {
     plan: env.COINGECKO_PLAN,
     // The budget is paid first: a refused call is never made, so it is not counted as an upstream call.
@@ -168,8 +171,15 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
         }),
       ),
       shared.budget,
-      shared.onBudgetRefused,
+      {
+        share: shared.clientShare,
+        onRefused: (verdict) => {
+          shared.onBudgetRefused(verdict);
+          logRefusal(verdict);
+        },
+      },
     ),
+    clientIp,
     cache: { ...DEFAULT_CACHE, ...options.cache, shared: shared.cacheStore },
     logger,
     metrics: metrics.cache,

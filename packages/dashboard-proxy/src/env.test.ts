@@ -100,6 +100,18 @@ describe("parseEnv", () => {
     expect(() => parseEnv(source)).toThrow(name);
   });
 
+  it("gives each client a sixth of the minute's upstream calls unless COINGECKO_CLIENT_CALLS_PER_MINUTE says", () => {
+    expect(parseEnv({}).COINGECKO_CLIENT_CALLS_PER_MINUTE).toBe(5);
+    expect(
+      parseEnv({ COINGECKO_PLAN: "pro", COINGECKO_API_KEY: "k" }).COINGECKO_CLIENT_CALLS_PER_MINUTE,
+    ).toBe(83);
+    expect(parseEnv({ COINGECKO_CALLS_PER_MINUTE: "2" }).COINGECKO_CLIENT_CALLS_PER_MINUTE).toBe(1);
+    expect(parseEnv({ COINGECKO_CLIENT_CALLS_PER_MINUTE: "12" }).COINGECKO_CLIENT_CALLS_PER_MINUTE).toBe(12);
+    expect(() => parseEnv({ COINGECKO_CLIENT_CALLS_PER_MINUTE: "0" })).toThrow(
+      "COINGECKO_CLIENT_CALLS_PER_MINUTE",
+    );
+  });
+
   it("never quotes a secret value in its error", () => {
     const secret = "CG-super-secret-value";
     expect(() => parseEnv({ COINGECKO_API_KEY: secret, PORT: "x" })).toThrow(/PORT/);

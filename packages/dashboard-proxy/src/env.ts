@@ -97,6 +97,11 @@ export const envSchema = z
     COINGECKO_CALLS_PER_MINUTE: optionalInt(1, 1_000_000),
     /** Upstream calls per UTC calendar month; default 10,000 on demo, no cap on paid plans. */
     COINGECKO_CALLS_PER_MONTH: optionalInt(1, 1_000_000_000),
+    /**
+     * Upstream calls one client (an IPv4 address, an IPv6 /64) may cause a minute, across instances
+     * with REDIS_URL; default a sixth of COINGECKO_CALLS_PER_MINUTE (5 on demo).
+     */
+    COINGECKO_CLIENT_CALLS_PER_MINUTE: optionalInt(1, 1_000_000),
     /** Shares the market cache, its loads, the upstream budget and the per-IP limit between instances. */
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
     /** Namespace of the proxy's keys in Redis. */
@@ -151,6 +156,7 @@ export const envSchema = z
   })
   .transform((env) => {
     const plan = COINGECKO_PLANS[env.COINGECKO_PLAN];
+    const callsPerMinute = env.COINGECKO_CALLS_PER_MINUTE ?? (env.COINGECKO_PLAN === "demo" ? 30 : 500);
     const { TRUST_PROXY: _replaced, ...settings } = env;
     return {
       ...settings,
@@ -160,8 +166,9 @@ export const envSchema = z
       DASHBOARD_DIR: env.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       COINGECKO_BASE_URL: (env.COINGECKO_BASE_URL ?? plan.baseUrl).replace(/\/+$/, ""),
       COINGECKO_KEY_HEADER: plan.keyHeader,
-      COINGECKO_CALLS_PER_MINUTE:
-        env.COINGECKO_CALLS_PER_MINUTE ?? (env.COINGECKO_PLAN === "demo" ? 30 : 500),
+      COINGECKO_CALLS_PER_MINUTE: callsPerMinute,
+      COINGECKO_CLIENT_CALLS_PER_MINUTE:
+        env.COINGECKO_CLIENT_CALLS_PER_MINUTE ?? Math.max(1, Math.floor(callsPerMinute / 6)),
       COINGECKO_CALLS_PER_MONTH:
         env.COINGECKO_CALLS_PER_MONTH ?? (env.COINGECKO_PLAN === "demo" ? 10_000 : undefined),
     };

@@ -20,6 +20,8 @@ import { createMemoryBudget, type RefusalListener, type UpstreamBudget } from ".
 /** What every proxy instance shares through Redis, or each keeps to itself without `REDIS_URL`. */
 export interface SharedState {
   budget: UpstreamBudget;
+  /** Upstream calls each client may cause per minute (COINGECKO_CLIENT_CALLS_PER_MINUTE). */
+  clientShare: WindowLimit;
   onBudgetRefused: RefusalListener;
   rateLimiter: WindowLimit;
   /** The cache tier behind each instance's LRU; undefined without Redis. */
@@ -72,10 +74,21 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
       now: options.now,
     });
 
+  // Each client's share of the upstream calls, counted like the per-IP limit (the same fallback).
+  const shareLocal = createMemoryRateLimiter();
+  const share = (store: RateLimiter, name?: string) =>
+    createWindowLimit(store, {
+      name,
+      limit: env.COINGECKO_CLIENT_CALLS_PER_MINUTE,
+      windowSeconds: 60,
+      now: options.now,
+    });
+
   let state: Omit<SharedState, "onBudgetRefused" | "close">;
   if (redis === undefined) {
     state = {
       budget: createMemoryBudget(limits, options.now),
+      clientShare: share(shareLocal),
       rateLimiter: perIp(local),
       cacheStore: undefined,
     };
@@ -83,6 +96,10 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
     const prefix = env.REDIS_KEY_PREFIX;
     state = {
       budget: createRedisBudget(redis, limits, { prefix, now: options.now }),
+      clientShare: share(
+        createFallbackRateLimiter(createRedisRateLimiter(redis, { prefix }), shareLocal),
+        "upstream-share",
+      ),
       rateLimiter: perIp(createFallbackRateLimiter(createRedisRateLimiter(redis, { prefix }), local), "ip"),
       cacheStore: createRedisCacheStore(redis, {
         prefix,
@@ -96,6 +113,7 @@ export function createSharedState(env: Env, options: SharedStateOptions): Shared
     {
       coingeckoCallsPerMinute: limits.perMinute,
       coingeckoCallsPerMonth: limits.perMonth ?? "unlimited",
+      coingeckoClientCallsPerMinute: env.COINGECKO_CLIENT_CALLS_PER_MINUTE,
       shared: redis !== undefined,
     },
     redis === undefined ? "upstream budget (this instance)" : "upstream budget (shared through Redis)",

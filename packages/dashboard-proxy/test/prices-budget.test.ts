@@ -1,6 +1,7 @@
 import { parsePrometheus, sampleValue } from "@keyport/test-support/prometheus";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CreateAppOptions, EnvSource } from "../src/index.js";
+import { SESSION_COOKIE } from "../src/session/cookies.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
 import { COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
 import { openTestRedis, TEST_REDIS_URL, type TestRedis } from "./support/redis.js";
@@ -56,8 +57,10 @@ describe.each(STORES)("upstream budget ($name)", ({ url }) => {
         COINGECKO_BASE_URL: cg.baseUrl,
         COINGECKO_API_KEY: COINGECKO_KEY,
         COINGECKO_STARTUP_CHECK: "off",
-        // One client sends everything: the per-IP limit is not under test here.
+        // One client sends everything: the per-IP limit and the client's share are not under test
+        // here (test/prices-share.test.ts tests the share).
         RATE_LIMIT_PER_MINUTE: "1000000",
+        COINGECKO_CLIENT_CALLS_PER_MINUTE: "1000000",
         ...(redis === undefined ? {} : { REDIS_KEY_PREFIX: redis.prefix }),
         ...env,
       },
@@ -91,8 +94,10 @@ describe.each(STORES)("upstream budget ($name)", ({ url }) => {
   it("stops at COINGECKO_CALLS_PER_MONTH until the next UTC month, serving stale copies meanwhile", async () => {
     clock = Date.UTC(2026, 10, 30, 23, 0, 0); // an hour before December
     const proxy = await start({ COINGECKO_CALLS_PER_MINUTE: "30", COINGECKO_CALLS_PER_MONTH: "3" });
-    for (const id of ["x", "y", "z"]) expect((await proxy.call(simple(id))).status).toBe(200);
-    const spent = await proxy.call(simple("w"));
+    // The dashboard's own requests may spend the whole month, its reserve included.
+    const dashboard = { headers: { cookie: `${SESSION_COOKIE}=any-value` } };
+    for (const id of ["x", "y", "z"]) expect((await proxy.call(simple(id), dashboard)).status).toBe(200);
+    const spent = await proxy.call(simple("w"), dashboard);
     expect(spent.status).toBe(429);
     expect(spent.headers["retry-after"]).toBe("3600");
     expect(JSON.parse(spent.text).message).toMatch(/monthly budget/);
@@ -101,7 +106,7 @@ describe.each(STORES)("upstream budget ($name)", ({ url }) => {
     expect(stale.status).toBe(200);
     expect(stale.headers["x-cache"]).toBe("STALE");
     clock = Date.UTC(2026, 11, 1, 0, 0, 1);
-    expect((await proxy.call(simple("w"))).status).toBe(200);
+    expect((await proxy.call(simple("w"), dashboard)).status).toBe(200);
     expect(cg.requests).toHaveLength(4);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UpstreamResult } from "../upstream/failure.js";
-import { createUpstreamCache } from "./upstream-cache.js";
+import { createUpstreamCache, NOT_FOUND_TTL_MS } from "./upstream-cache.js";
 
 function gate() {
   let open: () => void = () => {};
@@ -21,18 +21,18 @@ describe("createUpstreamCache", () => {
       await opened;
       return ok("body");
     };
-    const pending = Promise.all(Array.from({ length: 50 }, () => cache.get("k", load)));
+    const pending = Promise.all(Array.from({ length: 50 }, () => cache.get("k", load, undefined)));
     open();
     const outcomes = await pending;
     expect(loads).toBe(1);
     expect(outcomes.every((outcome) => outcome.ok && outcome.body === "body")).toBe(true);
-    expect(await cache.get("k", load)).toMatchObject({ ok: true, state: "HIT" });
+    expect(await cache.get("k", load, undefined)).toMatchObject({ ok: true, state: "HIT" });
   });
 
   it("returns the failure, uncached, when there is no copy", async () => {
     const cache = createUpstreamCache({ ttlMs: 60_000, staleWhileRevalidateMs: 0, maxEntries: 10 });
-    expect(await cache.get("k", async () => failed)).toEqual(failed);
-    expect(await cache.get("k", async () => ok("later"))).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toEqual(failed);
+    expect(await cache.get("k", async () => ok("later"), undefined)).toMatchObject({
       ok: true,
       body: "later",
       state: "MISS",
@@ -47,16 +47,20 @@ describe("createUpstreamCache", () => {
       maxEntries: 10,
       now: () => clock,
     });
-    await cache.get("k", async () => ok("old"));
+    await cache.get("k", async () => ok("old"), undefined);
     clock += 1_001;
-    expect(await cache.get("k", async () => failed)).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({
       ok: true,
       body: "old",
       state: "STALE",
       maxAgeSeconds: 0,
     });
-    expect(await cache.get("k", async () => failed)).toMatchObject({ ok: true, body: "old", state: "STALE" });
-    expect(await cache.get("k", async () => ok("new"))).toMatchObject({
+    expect(await cache.get("k", async () => failed, undefined)).toMatchObject({
+      ok: true,
+      body: "old",
+      state: "STALE",
+    });
+    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({
       ok: true,
       body: "new",
       state: "MISS",
@@ -71,9 +75,12 @@ describe("createUpstreamCache", () => {
       maxEntries: 10,
       now: () => clock,
     });
-    await cache.get("k", async () => ok("old"));
+    await cache.get("k", async () => ok("old"), undefined);
     clock += 45_500;
-    expect(await cache.get("k", async () => ok("unused"))).toMatchObject({ state: "HIT", maxAgeSeconds: 14 });
+    expect(await cache.get("k", async () => ok("unused"), undefined)).toMatchObject({
+      state: "HIT",
+      maxAgeSeconds: 14,
+    });
 
     clock += 14_501;
     const { open, opened } = gate();
@@ -83,11 +90,19 @@ describe("createUpstreamCache", () => {
       refreshed = true;
       return ok("new");
     };
-    expect(await cache.get("k", refresh)).toMatchObject({ body: "old", state: "STALE", maxAgeSeconds: 0 });
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({
+      body: "old",
+      state: "STALE",
+      maxAgeSeconds: 0,
+    });
     expect(refreshed).toBe(false);
     open();
-    await expect.poll(async () => (await cache.get("k", refresh)).ok && refreshed).toBe(true);
-    expect(await cache.get("k", refresh)).toMatchObject({ body: "new", state: "HIT", maxAgeSeconds: 60 });
+    await expect.poll(async () => (await cache.get("k", refresh, undefined)).ok && refreshed).toBe(true);
+    expect(await cache.get("k", refresh, undefined)).toMatchObject({
+      body: "new",
+      state: "HIT",
+      maxAgeSeconds: 60,
+    });
   });
 
   it("keeps an answer fresh for the ttlMs a call passes instead of the cache's own", async () => {
@@ -105,7 +120,10 @@ describe("createUpstreamCache", () => {
       state: "HIT",
       maxAgeSeconds: 100,
     });
-    expect(await cache.get("k", async () => ok("new"))).toMatchObject({ body: "new", state: "MISS" });
+    expect(await cache.get("k", async () => ok("new"), undefined)).toMatchObject({
+      body: "new",
+      state: "MISS",
+    });
   });
 
   it("answers a fresh copy from the shared tier as a HIT, and keeps it in this process", async () => {
@@ -128,12 +146,54 @@ describe("createUpstreamCache", () => {
       },
     });
     const unused = async () => ok("unused");
-    expect(await cache.get("k", unused)).toMatchObject({
+    expect(await cache.get("k", unused, undefined)).toMatchObject({
       body: "from another instance",
       state: "HIT",
       maxAgeSeconds: 50,
     });
-    expect(await cache.get("k", unused)).toMatchObject({ state: "HIT" });
+    expect(await cache.get("k", unused, undefined)).toMatchObject({ state: "HIT" });
     expect(sharedLoads).toBe(1);
+  });
+
+  it("remembers the upstream's 404 for 10 minutes, hands the load its asker, and never serves a 404 stale", async () => {
+    let now = 1_000_000;
+    const cache = createUpstreamCache<string>({
+      ttlMs: 60_000,
+      staleWhileRevalidateMs: 600_000,
+      maxEntries: 10,
+      now: () => now,
+    });
+    const askers: string[] = [];
+    const missing = async (_signal: AbortSignal, asker: string): Promise<UpstreamResult<string>> => {
+      askers.push(asker);
+      return { ok: false, failure: { kind: "not_found", detail: "HTTP 404" } };
+    };
+    expect(await cache.get("k", missing, undefined, "first")).toMatchObject({
+      ok: false,
+      failure: { kind: "not_found" },
+    });
+    now += NOT_FOUND_TTL_MS - 1;
+    expect(cache.get("k", missing, undefined, "second")).toMatchObject({
+      ok: false,
+      failure: { kind: "not_found" },
+    });
+    expect(askers).toEqual(["first"]);
+    now += 1;
+    expect(
+      await cache.get(
+        "k",
+        async (_signal, asker) => {
+          askers.push(asker);
+          return ok("found");
+        },
+        undefined,
+        "third",
+      ),
+    ).toMatchObject({
+      ok: true,
+      body: "found",
+      state: "MISS",
+    });
+    expect(askers).toEqual(["first", "third"]);
   });
 });

@@ -4,7 +4,7 @@ import type { CacheOutcome, UpstreamCache } from "../cache/upstream-cache.js";
 /** Counts how each cached route was served. */
 export interface CacheMetrics {
   /** Wraps `cache` so each answer is counted under `route` (a route template). */
-  countCache(route: string, cache: UpstreamCache): UpstreamCache;
+  countCache<A>(route: string, cache: UpstreamCache<A>): UpstreamCache<A>;
 }
 
 /**
@@ -28,7 +28,7 @@ export function createCacheMetrics(registry: Registry): CacheMetrics {
     },
   });
   return {
-    countCache(route, cache) {
+    countCache<A>(route: string, cache: UpstreamCache<A>): UpstreamCache<A> {
       const counts: Record<Result, number> = { hit: 0, stale: 0, miss: 0, error: 0 };
       everyRoute.push({ route, counts });
       const count = (outcome: CacheOutcome): CacheOutcome => {
@@ -39,8 +39,8 @@ export function createCacheMetrics(registry: Registry): CacheMetrics {
         return outcome;
       };
       return {
-        get(key, load, options) {
-          const outcome = cache.get(key, load, options);
+        get(key, load, options, asker) {
+          const outcome = cache.get(key, load, options, asker);
           // A hit stays synchronous: the cached request's whole path has no await.
           return outcome instanceof Promise ? outcome.then(count) : count(outcome);
         },

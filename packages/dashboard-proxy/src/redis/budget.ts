@@ -6,6 +6,7 @@ import {
   MINUTE_MS,
   monthEnd,
   monthLabel,
+  roomFor,
   secondsUntil,
   type UpstreamBudget,
 } from "../upstream/budget.js";
@@ -15,9 +16,11 @@ import {
  * take the last call. The minute window is a sorted set of call times (a sliding log); the month a
  * counter. The time is Redis's own (`TIME`) unless the caller passes one, so instances with
  * drifting clocks still agree on what "the last 60 s" means.
- * KEYS[1] minute log, KEYS[2] month counter. ARGV[1] now in ms or "", ARGV[2] calls per minute,
- * ARGV[3] calls per month or -1, ARGV[4] month counter lifetime in ms, ARGV[5] a unique member.
- * Returns { verdict (1 spend, 0 minute full, 2 month spent), now, oldest call in the log }.
+ * KEYS[1] minute log, KEYS[2] month counter. ARGV[1] now in ms or "", ARGV[2] calls per minute
+ * this claim may see in the log (the reserve left out for anonymous calls), ARGV[3] the same for
+ * the month or -1, ARGV[4] month counter lifetime in ms, ARGV[5] a unique member.
+ * Returns { verdict (1 spend, 0 minute full, 2 month spent), now, the call that must leave the log
+ * before this claim fits }.
  */
 const TAKE = defineScript(`
 local now = tonumber(ARGV[1])
@@ -26,9 +29,11 @@ if now == nil then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${MINUTE_MS})
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, now, tonumber(oldest[2])}
+local count = redis.call('ZCARD', KEYS[1])
+local room = tonumber(ARGV[2])
+if count >= room then
+  local blocking = redis.call('ZRANGE', KEYS[1], count - room, count - room, 'WITHSCORES')
+  return {0, now, tonumber(blocking[2])}
 end
 local perMonth = tonumber(ARGV[3])
 if perMonth >= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') >= perMonth then
@@ -81,7 +86,7 @@ export function createRedisBudget(
   return {
     limits,
     scope: "shared",
-    async take() {
+    async take(claim) {
       // The month's name comes from this process's clock: only a call within clock skew of midnight
       // on the 1st can land in the neighbouring month.
       const local = options.now?.() ?? Date.now();
@@ -95,8 +100,8 @@ export function createRedisBudget(
             [minuteKey, monthKey(local)],
             [
               options.now === undefined ? "" : local,
-              limits.perMinute,
-              limits.perMonth ?? -1,
+              roomFor(limits.perMinute, claim),
+              limits.perMonth === undefined ? -1 : roomFor(limits.perMonth, claim),
               monthEnd(local) - local + MONTH_SLACK_MS,
               `${instance}:${sequence}`,
             ],

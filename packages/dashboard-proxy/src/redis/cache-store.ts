@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { defineScript, runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import type { SharedCacheStore, SharedLoad } from "../cache/shared-store.js";
-import type { CacheEntry, Loader } from "../cache/upstream-cache.js";
+import { type CacheEntry, type Loader, NOT_FOUND_TTL_MS, notFoundEntry } from "../cache/upstream-cache.js";
 import type { UpstreamFailure } from "../upstream/failure.js";
 
 /** Deletes the lock only if it is still ours (it may have expired and been taken by another). */
@@ -54,6 +54,13 @@ export function createRedisCacheStore(redis: Redis, options: RedisCacheStoreOpti
         const entry = { body: loaded.value, fetchedAt: now() };
         await redis.set(keys.value, `${entry.fetchedAt}\n${entry.body}`, "PX", keepMs).catch(() => {});
         result = { ok: true, entry, from: "upstream" };
+      } else if (loaded.failure.kind === "not_found") {
+        // Remembered for every instance, and gone when it stops being fresh (a 404 is never stale).
+        const entry = notFoundEntry(now());
+        await redis
+          .set(keys.value, `${NOT_FOUND_MARK}${entry.fetchedAt}`, "PX", NOT_FOUND_TTL_MS)
+          .catch(() => {});
+        result = { ok: true, entry, from: "upstream" };
       } else {
         const note = JSON.stringify({ token, failure: loaded.failure });
         await redis.set(keys.failure, note, "PX", FAILURE_MS).catch(() => {});
@@ -77,10 +84,10 @@ export function createRedisCacheStore(redis: Redis, options: RedisCacheStoreOpti
           const [value, lock, failure] = await redis.mget(keys.value, keys.lock, keys.failure);
           const entry = parseEntry(value);
           if (entry !== undefined) {
-            if (now() - entry.fetchedAt < ttlMs) {
+            if (now() - entry.fetchedAt < (entry.notFound === true ? NOT_FOUND_TTL_MS : ttlMs)) {
               return { ok: true, entry, from: watched === undefined ? "shared" : "upstream" };
             }
-            stale = entry;
+            if (entry.notFound !== true) stale = entry;
           }
           const noted = watched === undefined ? undefined : parseFailure(failure, watched);
           if (noted !== undefined) return { ok: false, failure: noted, stale };
@@ -120,9 +127,19 @@ function keysFor(prefix: string, key: string): Keys {
   return { value: `${prefix}cache:${key}`, lock: `${prefix}lock:${key}`, failure: `${prefix}failed:${key}` };
 }
 
-/** Reads `<fetchedAt>\n<body>` (the body is not re-encoded, so a copy costs no JSON escaping). */
+// A remembered 404 is `404:<fetchedAt>`; a copy starts with its digits and a newline, never with this.
+const NOT_FOUND_MARK = "404:";
+
+/**
+ * Reads `<fetchedAt>\n<body>` (the body is not re-encoded, so a copy costs no JSON escaping), or a
+ * remembered 404.
+ */
 function parseEntry(value: string | null | undefined): CacheEntry | undefined {
   if (value === null || value === undefined) return undefined;
+  if (value.startsWith(NOT_FOUND_MARK)) {
+    const fetchedAt = Number(value.slice(NOT_FOUND_MARK.length));
+    return Number.isFinite(fetchedAt) ? notFoundEntry(fetchedAt) : undefined;
+  }
   const newline = value.indexOf("\n");
   const fetchedAt = Number(value.slice(0, newline));
   if (newline < 0 || !Number.isFinite(fetchedAt)) return undefined;

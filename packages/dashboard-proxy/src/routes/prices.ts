@@ -10,6 +10,7 @@ import {
 } from "../cache/upstream-cache.js";
 import { memoizeByUrl } from "../cache/url-memo.js";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
+import type { ClientIpReader } from "../http/request-ip.js";
 import type { CacheMetrics } from "../metrics/cache.js";
 import {
   chartParamsSchema,
@@ -19,8 +20,9 @@ import {
   rangeQuerySchema,
   simplePriceQuerySchema,
 } from "../schemas/prices.js";
+import { hasSessionCookie } from "../session/cookies.js";
+import type { Asker, BudgetedClient } from "../upstream/budget.js";
 import {
-  type CoinGeckoClient,
   type CoinGeckoRequest,
   chartRequest,
   marketsRequest,
@@ -31,9 +33,11 @@ import {
 import { failureToApiError, type UpstreamFailure } from "../upstream/failure.js";
 import { chartGranularity, chartTtl, FRESHNESS, pricesTtl, rangeTtl } from "../upstream/freshness.js";
 import { intervalRefusal, type Plan } from "../upstream/plans.js";
+import { shareKey } from "../upstream/share-key.js";
 import { registerStartupCheck } from "../upstream/startup-check.js";
 import "../http/request-context.js";
 import { createCachedResponses } from "./prepared-response.js";
+import { refuseRewrittenPricePaths } from "./price-paths.js";
 import { DASHBOARD_ROUTES, type DashboardRouteName } from "./table.js";
 
 /** Cache timing. Freshness follows CoinGecko's own updates by plan and granularity (upstream/freshness.ts). */
@@ -52,7 +56,10 @@ export interface PriceCacheOptions {
 
 /** What the price routes need. */
 export interface PriceRouteOptions {
-  client: CoinGeckoClient;
+  /** Charges each call to the asking client's share and to the budget (upstream/budget.ts). */
+  client: BudgetedClient;
+  /** The request's client address, whose share (an IPv4 address, an IPv6 /64) a call is charged to. */
+  clientIp: ClientIpReader;
   /** The CoinGecko plan: which intervals are offered, how fresh prices stay, what a plan error says. */
   plan: Plan;
   cache: PriceCacheOptions;
@@ -73,10 +80,10 @@ interface Planned<T> {
   ttlMs: number;
 }
 
-/** A planned call as the cache takes it. */
+/** A planned call as the cache takes it; its load is charged to the request that starts it. */
 interface Ready {
   key: string;
-  load: Loader;
+  load: Loader<H3Event>;
   options: GetOptions;
 }
 
@@ -85,7 +92,9 @@ interface Ready {
  * its own cache keyed by the normalised upstream request, and the start-up check of the key and host.
  */
 export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
-  const { client, cache, logger, metrics, plan } = options;
+  const { client, cache, clientIp, logger, metrics, plan } = options;
+  // Before the router: what URL parsing would fold (`%2e%2e`, `\`) never reaches a route.
+  app.use(refuseRewrittenPricePaths());
   const wallClock = options.wallClock ?? Date.now;
   const swrSeconds = Math.floor(cache.staleWhileRevalidateMs / 1_000);
   const pricesMs = cache.pricesTtlMs ?? pricesTtl(plan);
@@ -94,7 +103,7 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
   const createCache = (route: DashboardRouteName) =>
     metrics.countCache(
       DASHBOARD_ROUTES[route].path,
-      createUpstreamCache({
+      createUpstreamCache<H3Event>({
         ttlMs: pricesMs,
         staleWhileRevalidateMs: cache.staleWhileRevalidateMs,
         maxEntries: cache.maxEntries,
@@ -110,14 +119,25 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
         { upstream: "coingecko", path, setting: failure.setting, detail: failure.detail },
         failure.hint,
       );
-    } else {
+    } else if (failure.kind === "not_found") {
+      // The caller's mistake (a coin CoinGecko does not know), remembered 10 minutes: not a warning.
+      logger.debug({ upstream: "coingecko", path, failure }, "upstream has no such coin");
+    } else if (failure.kind !== "budget_spent" && failure.kind !== "unavailable") {
+      // A refusal of our own budget (spent, or its Redis unreadable: the client never answers
+      // `unavailable`) made no call: counted and logged once a minute (upstream/refusal-log.ts).
       logger.warn({ upstream: "coingecko", path, failure }, "upstream failed");
     }
   };
+  // The asker is read only when a load starts (a miss or a refresh), never on a hit. The cookie is
+  // looked at, not verified (docs/dashboard-proxy.md, "Upstream budget").
+  const askerOf = (event: H3Event): Asker => ({
+    client: shareKey(clientIp(event)),
+    claim: hasSessionCookie(event) ? "dashboard" : "anyone",
+  });
   const load =
-    <T>(request: CoinGeckoRequest<T>): Loader =>
-    async (signal) => {
-      const result = await client.send(request, signal);
+    <T>(request: CoinGeckoRequest<T>): Loader<H3Event> =>
+    async (signal, event) => {
+      const result = await client.send(request, signal, askerOf(event));
       if (result.ok) return { ok: true, value: JSON.stringify(result.value) };
       logFailure(request.path, result.failure);
       return result;
@@ -150,7 +170,7 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
     app.get(DASHBOARD_ROUTES[name].path, (event) => {
       const call = planned(event);
       if ("code" in call) return errorResponse(call);
-      const outcome = target.get(call.key, call.load, call.options);
+      const outcome = target.get(call.key, call.load, call.options, event);
       // A copy in this process answers synchronously; only a load is awaited.
       return outcome instanceof Promise
         ? outcome.then((settled) => answer(event, settled))

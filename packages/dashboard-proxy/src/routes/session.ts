@@ -1,4 +1,4 @@
-import type { H3 } from "h3";
+import { type H3, HTTPError } from "h3";
 import { z } from "zod";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
 import type { SessionCookies } from "../session/cookies.js";
@@ -48,7 +48,9 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     let json: unknown;
     try {
       json = JSON.parse(await event.req.text());
-    } catch {
+    } catch (error) {
+      // Past 64 KiB the read throws the body limit's 413 (a streamed body too): not a JSON problem.
+      if (HTTPError.isError(error) && error.status === 413) throw error;
       return errorResponse({ code: "BAD_REQUEST", message: "The body is not valid JSON" });
     }
     const body = signInSchema.safeParse(json);

@@ -1,7 +1,29 @@
-import type { CoinGeckoClient } from "./coingecko.js";
+import type { WindowLimit } from "@keyport/node-edge";
+import type { CoinGeckoClient, CoinGeckoRequest } from "./coingecko.js";
+import type { UpstreamFailure, UpstreamResult } from "./failure.js";
 
-/** Which budget refused a call. */
-export type BudgetWindow = "minute" | "month";
+/** Which budget refused a call: the proxy's per minute or per month, or the asking client's share. */
+export type BudgetWindow = "minute" | "month" | "client";
+
+/**
+ * Who a call is for. `dashboard`: the request carried the dashboard's session cookie (its markets
+ * list and charts), or the call is the proxy's own (the start-up check); such calls may spend the
+ * reserve. `anyone`: every other request, which leaves the reserve alone.
+ */
+export type BudgetClaim = "dashboard" | "anyone";
+
+/**
+ * The part of each window anonymous calls may not spend: a third (docs/dashboard-proxy.md, "Upstream
+ * budget"). 30 a minute on Demo leaves 20 to anyone and 10 to the dashboard's own pages.
+ */
+export function reserveOf(limit: number): number {
+  return Math.floor(limit / 3);
+}
+
+/** What `claim` may spend of a window's `limit`: all of it for the dashboard, else all but the reserve. */
+export function roomFor(limit: number, claim: BudgetClaim): number {
+  return claim === "dashboard" ? limit : limit - reserveOf(limit);
+}
 
 /** The verdict on one upstream call: spend it, or wait `retryAfterSeconds`. */
 export type BudgetVerdict =
@@ -22,12 +44,15 @@ export interface BudgetUsage {
   month: number;
 }
 
-/** Every CoinGecko call takes one unit first; none is made once either limit is reached. */
+/**
+ * Every CoinGecko call takes one unit first; none is made once either limit is reached. A call
+ * claimed by `anyone` is refused once only the reserve ({@link reserveOf}) of a window is left.
+ */
 export interface UpstreamBudget {
   readonly limits: BudgetLimits;
   /** Where the counts live: this process, or Redis (shared by every instance). */
   readonly scope: "process" | "shared";
-  take(): Promise<BudgetVerdict>;
+  take(claim: BudgetClaim): Promise<BudgetVerdict>;
   usage(): Promise<BudgetUsage>;
 }
 
@@ -73,15 +98,21 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
   return {
     limits,
     scope: "process",
-    async take() {
+    async take(claim) {
       const at = now();
       rollMonth(at);
-      // The oldest of the last `perMinute` calls: while it is under 60 s old, the window is full.
-      const oldest = calls[next] ?? Number.NEGATIVE_INFINITY;
-      if (at - oldest < MINUTE_MS) {
-        return { allowed: false, window: "minute", retryAfterSeconds: secondsUntil(oldest + MINUTE_MS, at) };
+      // `room` calls may be in the last 60 s: the room-th most recent one (the oldest slot when the
+      // whole window is open to this claim) must be 60 s old before another call fits.
+      const room = roomFor(limits.perMinute, claim);
+      const blocking = calls[(next + limits.perMinute - room) % limits.perMinute] ?? Number.NEGATIVE_INFINITY;
+      if (at - blocking < MINUTE_MS) {
+        return {
+          allowed: false,
+          window: "minute",
+          retryAfterSeconds: secondsUntil(blocking + MINUTE_MS, at),
+        };
       }
-      if (limits.perMonth !== undefined && monthCalls >= limits.perMonth) {
+      if (limits.perMonth !== undefined && monthCalls >= roomFor(limits.perMonth, claim)) {
         return { allowed: false, window: "month", retryAfterSeconds: secondsUntil(monthEnd(at), at) };
       }
       calls[next] = at;
@@ -100,34 +131,64 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
 /** Told of every refusal (for metrics). */
 export type RefusalListener = (verdict: Exclude<BudgetVerdict, { allowed: true }>) => void;
 
+/** The request a call is made for: its client's share key (see `shareKey`) and its claim. */
+export interface Asker {
+  client: string;
+  claim: BudgetClaim;
+}
+
+/** A CoinGecko client that charges each call to the asking client's share, then to the budget. */
+export interface BudgetedClient extends CoinGeckoClient {
+  /** Without `asker` (the start-up check) the call is the proxy's own: no share, the whole budget. */
+  send<T>(request: CoinGeckoRequest<T>, signal?: AbortSignal, asker?: Asker): Promise<UpstreamResult<T>>;
+}
+
+/** What {@link withBudget} charges besides the budget. */
+export interface BudgetOptions {
+  /** Upstream calls one client (an IPv4 address, an IPv6 /64) may cause per window. */
+  share?: WindowLimit;
+  onRefused?: RefusalListener;
+}
+
 /**
  * Wraps the CoinGecko client so every call, the start-up check included, is paid for from the
- * budget first. A refusal is the failure `budget_spent` (429 or a stale copy) or, when the shared
- * budget cannot be read, `unavailable` (503 or a stale copy): no call is made either way.
+ * budget first, and a call made for a request from its client's share before that (so a client
+ * past its share spends nothing of the budget). A refusal is the failure `budget_spent` (429 or a
+ * stale copy) or, when the shared budget cannot be read, `unavailable` (503 or a stale copy): no
+ * call is made either way.
  */
 export function withBudget(
   client: CoinGeckoClient,
   budget: UpstreamBudget,
-  onRefused?: RefusalListener,
-): CoinGeckoClient {
+  options: BudgetOptions = {},
+): BudgetedClient {
+  const { share, onRefused } = options;
   return {
     ...client,
-    async send(request, signal) {
-      const verdict = await budget.take();
+    async send(request, signal, asker) {
+      if (asker !== undefined && share !== undefined) {
+        const shared = await share.hit(asker.client);
+        if (!shared.allowed) {
+          const verdict = {
+            allowed: false,
+            window: "client",
+            retryAfterSeconds: shared.retryAfterSeconds,
+          } as const;
+          onRefused?.(verdict);
+          return { ok: false, failure: spent(verdict.window, verdict.retryAfterSeconds) };
+        }
+      }
+      const verdict = await budget.take(asker?.claim ?? "dashboard");
       if (verdict.allowed) return client.send(request, signal);
       onRefused?.(verdict);
       if (verdict.window === "unavailable") {
         return { ok: false, failure: { kind: "unavailable", detail: "budget store unreachable" } };
       }
-      return {
-        ok: false,
-        failure: {
-          kind: "budget_spent",
-          window: verdict.window,
-          retryAfterSeconds: verdict.retryAfterSeconds,
-          detail: `${verdict.window} budget spent`,
-        },
-      };
+      return { ok: false, failure: spent(verdict.window, verdict.retryAfterSeconds) };
     },
   };
+}
+
+function spent(window: BudgetWindow, retryAfterSeconds: number): UpstreamFailure {
+  return { kind: "budget_spent", window, retryAfterSeconds, detail: `${window} budget spent` };
 }

@@ -18,8 +18,11 @@ export type UpstreamFailure =
    * must fix `setting`; `hint` says how, for the error log.
    */
   | { kind: "misconfigured"; setting: UpstreamSetting; hint: string; detail: string }
-  /** Our own upstream budget (`COINGECKO_CALLS_PER_MINUTE` / `_PER_MONTH`) is spent: no call was made. */
-  | { kind: "budget_spent"; window: "minute" | "month"; retryAfterSeconds: number; detail: string }
+  /**
+   * Our own upstream budget (`COINGECKO_CALLS_PER_MINUTE` / `_PER_MONTH`), or the asking client's
+   * share of it (`COINGECKO_CLIENT_CALLS_PER_MINUTE`), is spent: no call was made.
+   */
+  | { kind: "budget_spent"; window: "minute" | "month" | "client"; retryAfterSeconds: number; detail: string }
   /** A dependency the call needs (the shared budget or cache in Redis) cannot be reached. */
   | { kind: "unavailable"; detail: string };
 
@@ -81,7 +84,10 @@ export function failureToApiError(failure: UpstreamFailure, service: string, pla
     case "budget_spent":
       return {
         code: "TOO_MANY_REQUESTS",
-        message: `This proxy's ${failure.window === "minute" ? "per-minute" : "monthly"} budget of ${service} calls is spent; retry after ${failure.retryAfterSeconds} s`,
+        message:
+          failure.window === "client"
+            ? `Your share of this proxy's ${service} calls is spent (uncached data asked for too often); retry after ${failure.retryAfterSeconds} s`
+            : `This proxy's ${failure.window === "minute" ? "per-minute" : "monthly"} budget of ${service} calls is spent; retry after ${failure.retryAfterSeconds} s`,
         headers: { "retry-after": String(failure.retryAfterSeconds) },
       };
     case "unavailable":

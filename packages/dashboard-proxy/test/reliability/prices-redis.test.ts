@@ -1,8 +1,10 @@
 import type { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { CreateAppOptions } from "../../src/index.js";
 import { createRedisCacheStore } from "../../src/redis/cache-store.js";
 import { connectRedis } from "../../src/redis/connect.js";
+import { SESSION_COOKIE } from "../../src/session/cookies.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "../support/coingecko-stand-in.js";
 import { COINGECKO_KEY, type RunningProxy, startProxy } from "../support/proxy.js";
 import { openTestRedis, TEST_REDIS_URL, type TestRedis } from "../support/redis.js";
@@ -37,7 +39,10 @@ describe.runIf(TEST_REDIS_URL)("two proxy instances on one Redis", () => {
     expect(transcript).not.toContain(COINGECKO_KEY);
   });
 
-  async function instance(env: Record<string, string> = {}): Promise<RunningProxy> {
+  async function instance(
+    env: Record<string, string> = {},
+    options: CreateAppOptions = {},
+  ): Promise<RunningProxy> {
     const proxy = await startProxy(
       {
         COINGECKO_BASE_URL: cg.baseUrl,
@@ -48,7 +53,7 @@ describe.runIf(TEST_REDIS_URL)("two proxy instances on one Redis", () => {
         ...env,
       },
       // A window of a day, aligned to UTC midnight: the test never straddles two windows.
-      { redis: redis.client(), rateLimitWindowMs: 86_400_000 },
+      { redis: redis.client(), rateLimitWindowMs: 86_400_000, ...options },
     );
     proxies.push(proxy);
     return proxy;
@@ -100,18 +105,33 @@ describe.runIf(TEST_REDIS_URL)("two proxy instances on one Redis", () => {
   });
 
   it("shares the upstream budget: 3 a minute across both instances", async () => {
-    const [a, b] = await Promise.all([
-      instance({ COINGECKO_CALLS_PER_MINUTE: "3" }),
-      instance({ COINGECKO_CALLS_PER_MINUTE: "3" }),
-    ]);
+    // One client, the dashboard's cookie: neither its share nor the reserve is under test here.
+    const settings = { COINGECKO_CALLS_PER_MINUTE: "3", COINGECKO_CLIENT_CALLS_PER_MINUTE: "1000" };
+    const [a, b] = await Promise.all([instance(settings), instance(settings)]);
+    const dashboard = { headers: { cookie: `${SESSION_COOKIE}=whatever-the-browser-holds` } };
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       statuses.push(
-        (await (i % 2 === 0 ? a : b).call(`/api/prices/simple?ids=c${i}&vs_currencies=usd`)).status,
+        (await (i % 2 === 0 ? a : b).call(`/api/prices/simple?ids=c${i}&vs_currencies=usd`, dashboard))
+          .status,
       );
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     expect(cg.requests).toHaveLength(3);
+  });
+
+  it("shares each client's share of the calls: 5 a minute across both instances", async () => {
+    // A clock held mid-minute: the share's window (a clock minute) cannot turn during the test.
+    const midMinute = { clock: () => Date.UTC(2026, 10, 23, 12, 0, 30) };
+    const [a, b] = await Promise.all([instance({}, midMinute), instance({}, midMinute)]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push(
+        (await (i % 2 === 0 ? a : b).call(`/api/prices/chart/no-such-${i}?vs_currency=usd&days=1`)).status,
+      );
+    }
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429, 429, 429]);
+    expect(cg.requests).toHaveLength(5);
   });
 });
 

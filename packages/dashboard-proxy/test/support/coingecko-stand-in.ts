@@ -53,7 +53,7 @@ const PRO_HEADER = "x-cg-pro-api-key";
  * Starts the stand-in. Requests without `keyHeader: key` get a 401 like CoinGecko's: error 10010 for
  * a Pro key on the Demo host, 10011 for a Demo key on the Pro host, 10002 otherwise. By default
  * `/ping`, `/simple/price`, `/coins/markets`, `/coins/{id}/market_chart`, `.../market_chart/range` and
- * `/coins/{id}/ohlc` answer CoinGecko-shaped JSON, plus the upstream-only header `x-upstream-secret`
+ * `/coins/{id}/ohlc` answer CoinGecko-shaped JSON (a coin id starting `no-such-` is CoinGecko's 404), plus the upstream-only header `x-upstream-secret`
  * that must never pass through.
  */
 export async function startCoinGecko(keyHeader: string, key: string): Promise<CoinGeckoStandIn> {
@@ -104,6 +104,10 @@ export async function startCoinGecko(keyHeader: string, key: string): Promise<Co
         return sendJson(res, behaviour.status, behaviour.nested ? { error: { status } } : { status });
       }
       case "default":
+        // CoinGecko's answer for a coin id it does not know (what an attacker's made-up ids get).
+        if (UNKNOWN_COIN.test(url.pathname.slice(PREFIX.length))) {
+          return sendJson(res, 404, { error: "coin not found" });
+        }
         return sendJson(res, 200, defaultBody(url, version));
     }
   });
@@ -176,6 +180,9 @@ function nullBody(url: URL, version: number): unknown {
   }
   return defaultBody(url, version);
 }
+
+/** Coin ids the stand-in does not know: `no-such-…` (every other id answers a chart). */
+const UNKNOWN_COIN = /^\/coins\/no-such-[^/]*\//;
 
 function defaultBody(url: URL, version: number): unknown {
   const path = url.pathname.slice(PREFIX.length);

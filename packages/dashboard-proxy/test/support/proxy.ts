@@ -63,7 +63,9 @@ export async function startProxy(env: EnvSource, options: CreateAppOptions = {})
     },
     raw: (path, method = "GET") =>
       new Promise<Seen>((resolve, reject) => {
-        const req = httpRequest(`${url}${path}`, { method }, (res) => {
+        // `path` as an option goes out as written; a URL string would be parsed (and folded) first.
+        const { hostname, port } = new URL(url);
+        const req = httpRequest({ host: hostname, port, path, method }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
