@@ -1,3 +1,4 @@
+import { clientLimitKey } from "@keyport/node-edge";
 import { getQuery, getRouterParams, type H3, type H3Event, type HTTPResponse } from "h3";
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -33,7 +34,6 @@ import {
 import { failureToApiError, type UpstreamFailure } from "../upstream/failure.js";
 import { chartGranularity, chartTtl, FRESHNESS, pricesTtl, rangeTtl } from "../upstream/freshness.js";
 import { intervalRefusal, type Plan } from "../upstream/plans.js";
-import { shareKey } from "../upstream/share-key.js";
 import { registerStartupCheck } from "../upstream/startup-check.js";
 import "../http/request-context.js";
 import { createCachedResponses } from "./prepared-response.js";
@@ -131,7 +131,7 @@ export function registerPriceRoutes(app: H3, options: PriceRouteOptions): void {
   // The asker is read only when a load starts (a miss or a refresh), never on a hit. The cookie is
   // looked at, not verified (docs/dashboard-proxy.md, "Upstream budget").
   const askerOf = (event: H3Event): Asker => ({
-    client: shareKey(clientIp(event)),
+    client: clientLimitKey(clientIp(event)),
     claim: hasSessionCookie(event) ? "dashboard" : "anyone",
   });
   const load =

@@ -131,7 +131,7 @@ export function createMemoryBudget(limits: BudgetLimits, now: () => number = Dat
 /** Told of every refusal (for metrics). */
 export type RefusalListener = (verdict: Exclude<BudgetVerdict, { allowed: true }>) => void;
 
-/** The request a call is made for: its client's share key (see `shareKey`) and its claim. */
+/** The request a call is made for: its client's share key (`clientLimitKey` of @keyport/node-edge: IPv4, or IPv6 by /64) and its claim. */
 export interface Asker {
   client: string;
   claim: BudgetClaim;
