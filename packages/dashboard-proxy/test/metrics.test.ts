@@ -1,6 +1,6 @@
 import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
-import { sendRaw } from "@keyport/test-support/raw-http";
 import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
+import { sendRaw } from "@keyport/test-support/raw-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../src/index.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";

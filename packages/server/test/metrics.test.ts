@@ -1,6 +1,6 @@
 import { request } from "@keyport/test-support/http";
-import { sendRaw } from "@keyport/test-support/raw-http";
 import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
+import { sendRaw } from "@keyport/test-support/raw-http";
 import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeDatabases } from "./support/databases.js";

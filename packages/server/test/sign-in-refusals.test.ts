@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { request } from "@keyport/test-support/http";
 import { buildSiweMessage, newAccount } from "@keyport/test-support/siwe";
 import { Redis } from "ioredis";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { type RpcStandIn, startRpcStandIn } from "./support/rpc-stand-in.js";
 import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
@@ -38,8 +39,8 @@ async function verifyAs(
   });
 }
 
-const inventedNonce = () =>
-  `${"x".repeat(8)}${Math.random().toString(36).slice(2, 12)}`.replace(/[^a-z0-9]/gi, "");
+/** A nonce the server never issued (EIP-4361: alphanumeric, 8 characters or more). */
+const inventedNonce = () => randomBytes(12).toString("hex");
 
 describeDatabases("sign-in: the nonce before any signature work", (target) => {
   let rpc: RpcStandIn;
