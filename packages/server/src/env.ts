@@ -16,132 +16,133 @@ const commaList = (fallback: string) =>
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** The schema of every setting the server reads; `parseEnv` applies it. */
-export const envSchema = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** Address to listen on; unset listens on every interface (IPv6 and IPv4), as Node does. */
-    HOST: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value === "" ? undefined : value)),
-    DATABASE_URL: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value === "" ? undefined : value))
-      .refine(
-        (value) => value === undefined || value === "memory:" || /^postgres(ql)?:\/\//.test(value),
-        "must be unset, `memory:`, or a postgres:// / postgresql:// URL",
-      ),
-    DATA_DIR: z.string().min(1).default("./.data"),
-    KEY_PREFIX: z
-      .string()
-      .default("kp")
-      .refine((value) => /^[a-z0-9]{1,12}$/.test(value), "must be 1-12 characters of a-z and 0-9"),
-    /** Hosts a SIWE message may name: by default the server itself and the dashboard on its default port. */
-    SIWE_DOMAINS: commaList("localhost,localhost:3001").refine(
-      (list) => list.length > 0,
-      "needs at least one host[:port]",
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Address to listen on; unset listens on every interface (IPv6 and IPv4), as Node does. */
+  HOST: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value)),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || value === "memory:" || /^postgres(ql)?:\/\//.test(value),
+      "must be unset, `memory:`, or a postgres:// / postgresql:// URL",
     ),
-    SIWE_CHAIN_IDS: commaList("1").pipe(
-      z
-        .array(
-          z
-            .string()
-            .regex(/^[1-9][0-9]*$/, "chain ids must be positive integers")
-            .transform(Number),
-        )
-        .min(1, "needs at least one chain id"),
-    ),
-    SESSION_TTL_SECONDS: positiveInt(86_400),
-    /**
-     * Sign-in nonces one client address (an IPv6 /64) may take: `<count>/<seconds>`, or `off`. Shared
-     * across instances through Redis when REDIS_URL is set. Past it, `/auth/nonce` answers 429.
-     */
-    NONCE_RATE_LIMIT: z
-      .string()
-      .trim()
-      .default("10/60")
-      .transform((value, ctx) => {
-        const rule = parseNonceRateLimit(value);
-        if (rule !== undefined) return rule;
-        ctx.addIssue({
-          code: "custom",
-          message: "must be <count>/<seconds> (e.g. 10/60, at most 86400 s) or off",
-        });
-        return z.NEVER;
-      }),
-    /** Pause between sweeps that delete expired and used nonces and ended sessions. */
-    SWEEP_INTERVAL_MS: positiveInt(60_000),
-    /**
-     * Days the audit trail (GET /api-keys/:wallet/events) keeps an event; the sweep deletes older ones.
-     * `off` keeps every event forever.
-     */
-    EVENTS_RETENTION_DAYS: z
-      .string()
-      .trim()
-      .default("365")
-      .transform((value, ctx) => {
-        if (value === "off") return null;
-        const days = /^\d{1,6}$/.test(value) ? Number(value) : 0;
-        if (days >= 1) return days;
-        ctx.addIssue({ code: "custom", message: "must be a whole number of days (at least 1) or off" });
-        return z.NEVER;
-      }),
-    /**
-     * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
-     * The default trusts a proxy on the same host, such as the dashboard proxy.
-     */
-    TRUSTED_PROXIES: commaList("127.0.0.1,::1").pipe(
-      z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
-    ),
-    MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
-    /**
-     * The JSON-RPC node that checks contract wallets' signatures. Fully trusted: whatever it answers
-     * decides who signs in as a contract wallet. `http://` only to a loopback host, unless RPC_ALLOW_HTTP.
-     */
-    RPC_URL: z
-      .string()
-      .optional()
-      .transform((value) => (value === "" ? undefined : value))
-      .pipe(z.url({ protocol: /^https?$/ }).optional()),
-    /** `true` lets RPC_URL be `http://` to a host that is not loopback (a private network's node). */
-    RPC_ALLOW_HTTP: z
-      .enum(["true", "false"])
-      .default("false")
-      .transform((value) => value === "true"),
-    REDIS_URL: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value === "" ? undefined : value))
-      .pipe(z.url({ protocol: /^rediss?$/ }).optional()),
-    /** Namespace of the rate-limit counters in Redis (tests use one per run). */
-    REDIS_KEY_PREFIX: z.string().min(1).default("keyport:rl:"),
-    USAGE_FLUSH_INTERVAL_MS: positiveInt(1_000),
-    USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
-    KEY_CACHE_MAX: positiveInt(100_000),
-    KEY_CACHE_TTL_MS: positiveInt(60_000),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
-    METRICS_TOKEN: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value === "" ? undefined : value))
-      .pipe(z.string().min(16, "must be at least 16 characters").optional()),
-  })
-  .superRefine((env, ctx) => {
-    // Anyone on the path of a plain-HTTP node answers for it, and its answers sign people in.
-    if (env.RPC_URL === undefined || env.RPC_ALLOW_HTTP || !env.RPC_URL.startsWith("http:")) return;
-    if (isLoopbackHost(new URL(env.RPC_URL).hostname)) return;
-    ctx.addIssue({
-      code: "custom",
-      path: ["RPC_URL"],
-      message: "is http:// to a host that is not loopback: use https://, or set RPC_ALLOW_HTTP=true",
-    });
+  DATA_DIR: z.string().min(1).default("./.data"),
+  KEY_PREFIX: z
+    .string()
+    .default("kp")
+    .refine((value) => /^[a-z0-9]{1,12}$/.test(value), "must be 1-12 characters of a-z and 0-9"),
+  /** Hosts a SIWE message may name: by default the server itself and the dashboard on its default port. */
+  SIWE_DOMAINS: commaList("localhost,localhost:3001").refine(
+    (list) => list.length > 0,
+    "needs at least one host[:port]",
+  ),
+  SIWE_CHAIN_IDS: commaList("1").pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[1-9][0-9]*$/, "chain ids must be positive integers")
+          .transform(Number),
+      )
+      .min(1, "needs at least one chain id"),
+  ),
+  SESSION_TTL_SECONDS: positiveInt(86_400),
+  /**
+   * Sign-in nonces one client address (an IPv6 /64) may take: `<count>/<seconds>`, or `off`. Shared
+   * across instances through Redis when REDIS_URL is set. Past it, `/auth/nonce` answers 429.
+   */
+  NONCE_RATE_LIMIT: z
+    .string()
+    .trim()
+    .default("10/60")
+    .transform((value, ctx) => {
+      const rule = parseNonceRateLimit(value);
+      if (rule !== undefined) return rule;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be <count>/<seconds> (e.g. 10/60, at most 86400 s) or off",
+      });
+      return z.NEVER;
+    }),
+  /** Pause between sweeps that delete expired and used nonces and ended sessions. */
+  SWEEP_INTERVAL_MS: positiveInt(60_000),
+  /**
+   * Days the audit trail (GET /api-keys/:wallet/events) keeps an event; the sweep deletes older ones.
+   * `off` keeps every event forever.
+   */
+  EVENTS_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .default("365")
+    .transform((value, ctx) => {
+      if (value === "off") return null;
+      const days = /^\d{1,6}$/.test(value) ? Number(value) : 0;
+      if (days >= 1) return days;
+      ctx.addIssue({ code: "custom", message: "must be a whole number of days (at least 1) or off" });
+      return z.NEVER;
+    }),
+  /**
+   * Peers whose `X-Forwarded-For` names the client (addresses or CIDR blocks); empty trusts none.
+   * The default trusts a proxy on the same host, such as the dashboard proxy.
+   */
+  TRUSTED_PROXIES: commaList("127.0.0.1,::1").pipe(
+    z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
+  ),
+  MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
+  /**
+   * The JSON-RPC node that checks contract wallets' signatures. Fully trusted: whatever it answers
+   * decides who signs in as a contract wallet. `http://` only to a loopback host, unless RPC_ALLOW_HTTP.
+   */
+  RPC_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** `true` lets RPC_URL be `http://` to a host that is not loopback (a private network's node). */
+  RPC_ALLOW_HTTP: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  /** Namespace of the rate-limit counters in Redis (tests use one per run). */
+  REDIS_KEY_PREFIX: z.string().min(1).default("keyport:rl:"),
+  USAGE_FLUSH_INTERVAL_MS: positiveInt(1_000),
+  USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
+  KEY_CACHE_MAX: positiveInt(100_000),
+  KEY_CACHE_TTL_MS: positiveInt(60_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.string().min(16, "must be at least 16 characters").optional()),
+});
+
+/** The settings with the rules that span several of them. */
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  // Anyone on the path of a plain-HTTP node answers for it, and its answers sign people in.
+  if (env.RPC_URL === undefined || env.RPC_ALLOW_HTTP || !env.RPC_URL.startsWith("http:")) return;
+  if (isLoopbackHost(new URL(env.RPC_URL).hostname)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["RPC_URL"],
+    message: "is http:// to a host that is not loopback: use https://, or set RPC_ALLOW_HTTP=true",
   });
+});
 
 /** `localhost`, 127.0.0.0/8 or `[::1]`, as a URL's hostname spells them. */
 function isLoopbackHost(hostname: string): boolean {
@@ -164,7 +165,7 @@ export class EnvError extends Error {
  * @example parseEnv({ PORT: "8080", DATABASE_URL: "memory:" })
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  const result = checkedEnvSchema.safeParse(source);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   return failWith(`Invalid settings:\n${lines.join("\n")}`);
