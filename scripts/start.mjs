@@ -94,10 +94,14 @@ function setting(name, derived) {
 // The page's origin: the proxy's own, or Vite's under --dev (it forwards /api and /trpc to the proxy
 // keeping the browser's Origin, so the proxy must know Vite's origin as its public one).
 const pagePort = vitePort ?? dashboardPort;
-const pageHost = `localhost:${pagePort}`;
+// What a browser's `location.host` says for a page on `port`: no port when it is http's default.
+const hostOn = (port) => (port === 80 ? "localhost" : `localhost:${port}`);
+const pageHost = hostOn(pagePort);
 // The proxy reaches the server over loopback unless HOST names one address.
 const keyportUrl = healthUrl(host, serverPort).replace(/\/healthz$/, "");
-const siweDomains = [...new Set([pageHost, `localhost:${dashboardPort}`, "localhost"])].join(",");
+// Only where the dashboard is served: bare `localhost` (port 80) would let a page on port 80 of this
+// host ask a wallet for a signature the server accepts.
+const siweDomains = [...new Set([pageHost, hostOn(dashboardPort)])].join(",");
 
 const services = [
   {

@@ -1,5 +1,6 @@
 import { type AgentStandIn, startAgent } from "@keyport/test-support/agent-stand-in";
 import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
+import { sendRaw } from "@keyport/test-support/raw-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../src/index.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
@@ -133,6 +134,46 @@ describe("who may read the proxy's /metrics", () => {
         expect(refused.status).toBe(403);
         expect(JSON.parse(refused.text)).toMatchObject({ code: "FORBIDDEN" });
       }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("without METRICS_TOKEN, refuses X-Real-IP or Via alone, and a Host that is not loopback (DNS rebinding), with 403", async () => {
+    const proxy = await start();
+    try {
+      const port = new URL(proxy.url).port;
+      const refusedHeaders: Record<string, string>[] = [
+        { "x-real-ip": "203.0.113.9" },
+        { via: "1.1 proxy" },
+        { "x-forwarded-host": "dashboard.example" },
+        { host: `rebound.example:${port}` },
+      ];
+      for (const headers of refusedHeaders) {
+        const refused = await sendRaw(proxy.url, { path: "/metrics", headers });
+        expect(refused.status).toBe(403);
+        expect(JSON.parse(refused.text)).toMatchObject({ code: "FORBIDDEN" });
+      }
+      expect(
+        (await sendRaw(proxy.url, { path: "/metrics", headers: { host: `localhost:${port}` } })).status,
+      ).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("with METRICS_TOKEN, lets the token decide whatever the Host and forwarding headers say", async () => {
+    const proxy = await start({ METRICS_TOKEN });
+    try {
+      const answer = await sendRaw(proxy.url, {
+        path: "/metrics",
+        headers: {
+          authorization: `Bearer ${METRICS_TOKEN}`,
+          host: "rebound.example",
+          "x-real-ip": "203.0.113.9",
+        },
+      });
+      expect(answer.status).toBe(200);
     } finally {
       await proxy.close();
     }

@@ -4,6 +4,7 @@ import { answerClientError } from "@keyport/errors";
 import { createTrustedProxies } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import { startExpirySweep, sweepExpired } from "./auth/expiry-sweep.js";
+import { checkRpcChain } from "./auth/rpc-chain.js";
 import { createSiweSettings } from "./auth/siwe.js";
 import type { Services } from "./context.js";
 import { createDatabase, type Database } from "./db/database.js";
@@ -81,6 +82,9 @@ export interface App {
  */
 export async function createApp(env: Env, options: CreateAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
+  // Before anything is opened: a node on the wrong chain refuses the start (see auth/rpc-chain.ts).
+  const siwe = createSiweSettings(env, logger);
+  await checkRpcChain(siwe, logger);
   const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
   const rawQuery = createRawQuery(database.driver);
   const metrics = createServerMetrics(database);
@@ -90,7 +94,6 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       throw error;
     },
   );
-  const siwe = createSiweSettings(env, logger);
   metrics.watch({ cache: verification.cache, usage: verification.usage });
   const services: Services = {
     database,

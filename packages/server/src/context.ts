@@ -3,6 +3,7 @@ import { acceptRequestId } from "@keyport/errors";
 import { requestClientAddress, type TrustedProxies } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import type { SignInLog } from "./auth/sign-in-log.js";
+import type { SignInRefusals } from "./auth/sign-in-refusals.js";
 import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
@@ -26,6 +27,7 @@ export interface ProcedureServices {
   nonces: NonceStore;
   siwe: SiweChecker;
   signInLog: SignInLog;
+  signInRefusals: SignInRefusals;
   usage: UsageReader;
   verifier: KeyVerifier;
 }

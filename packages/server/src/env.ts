@@ -96,11 +96,20 @@ export const envSchema = z.object({
     z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
   ),
   MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
+  /**
+   * The JSON-RPC node that checks contract wallets' signatures. Fully trusted: whatever it answers
+   * decides who signs in as a contract wallet. `http://` only to a loopback host, unless RPC_ALLOW_HTTP.
+   */
   RPC_URL: z
     .string()
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** `true` lets RPC_URL be `http://` to a host that is not loopback (a private network's node). */
+  RPC_ALLOW_HTTP: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   REDIS_URL: z
     .string()
     .trim()
@@ -123,6 +132,25 @@ export const envSchema = z.object({
     .pipe(z.string().min(16, "must be at least 16 characters").optional()),
 });
 
+/** The settings with the rules that span several of them. */
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  // Anyone on the path of a plain-HTTP node answers for it, and its answers sign people in.
+  if (env.RPC_URL === undefined || env.RPC_ALLOW_HTTP || !env.RPC_URL.startsWith("http:")) return;
+  if (isLoopbackHost(new URL(env.RPC_URL).hostname)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["RPC_URL"],
+    message: "is http:// to a host that is not loopback: use https://, or set RPC_ALLOW_HTTP=true",
+  });
+});
+
+/** `localhost`, 127.0.0.0/8 or `[::1]`, as a URL's hostname spells them. */
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
 /** Parsed, validated settings. */
 export type Env = z.infer<typeof envSchema>;
 
@@ -137,7 +165,7 @@ export class EnvError extends Error {
  * @example parseEnv({ PORT: "8080", DATABASE_URL: "memory:" })
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  const result = checkedEnvSchema.safeParse(source);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   return failWith(`Invalid settings:\n${lines.join("\n")}`);

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { createNonceLimiter } from "./auth/nonce-limit.js";
 import { sessionMemoFor } from "./auth/session-memo.js";
 import { createSignInLog } from "./auth/sign-in-log.js";
+import { createSignInRefusals } from "./auth/sign-in-refusals.js";
 import type { SiweSettings } from "./auth/siwe.js";
 import { createNonceStore, createSessionStore, createSiweChecker } from "./auth/stores.js";
 import type { ProcedureServices } from "./context.js";
@@ -48,6 +49,11 @@ export function createProcedureServices(
     ),
     siwe: createSiweChecker(siwe),
     signInLog: createSignInLog(logger),
+    // Like nonces: the shared Redis counters, or a limiter of their own in this process.
+    signInRefusals: createSignInRefusals(
+      env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter,
+      env.NONCE_RATE_LIMIT,
+    ),
     usage: createUsageReader(db, rawQuery),
     verifier: verification.verifier,
   };

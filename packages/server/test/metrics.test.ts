@@ -1,5 +1,6 @@
 import { request } from "@keyport/test-support/http";
 import { labelValues, parsePrometheus, type Sample, sampleValue } from "@keyport/test-support/prometheus";
+import { sendRaw } from "@keyport/test-support/raw-http";
 import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeDatabases } from "./support/databases.js";
@@ -124,6 +125,45 @@ describeDatabases("who may read /metrics", (target) => {
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ code: "FORBIDDEN" });
     }
+  });
+
+  it("without METRICS_TOKEN, refuses a proxy that sends only X-Real-IP (or Via, X-Forwarded-Host...) with 403", async () => {
+    const relayed: Record<string, string>[] = [
+      { "x-real-ip": "203.0.113.9" },
+      { "x-forwarded-host": "keyport.example" },
+      { "x-forwarded-proto": "https" },
+      { "true-client-ip": "203.0.113.9" },
+      { via: "1.1 proxy" },
+    ];
+    for (const headers of relayed) {
+      const response = await sendRaw(open.baseUrl, { path: "/metrics", headers });
+      expect(response.status).toBe(403);
+      expect(JSON.parse(response.text)).toMatchObject({ code: "FORBIDDEN" });
+    }
+  });
+
+  it("without METRICS_TOKEN, refuses a loopback caller naming another Host (a DNS-rebound page) with 403", async () => {
+    const port = new URL(open.baseUrl).port;
+    const rebound = await sendRaw(open.baseUrl, {
+      path: "/metrics",
+      headers: { host: `rebound.example:${port}` },
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.text).not.toContain("keyport_");
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`])
+      expect((await sendRaw(open.baseUrl, { path: "/metrics", headers: { host } })).status).toBe(200);
+  });
+
+  it("with METRICS_TOKEN, lets the token decide whatever the Host and forwarding headers say", async () => {
+    const response = await sendRaw(guarded.baseUrl, {
+      path: "/metrics",
+      headers: {
+        authorization: `Bearer ${METRICS_TOKEN}`,
+        host: "rebound.example",
+        "x-real-ip": "203.0.113.9",
+      },
+    });
+    expect(response.status).toBe(200);
   });
 
   it("with METRICS_TOKEN, answers 401 in the envelope without the token or with a wrong one, 200 with it", async () => {

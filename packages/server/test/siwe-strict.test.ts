@@ -7,6 +7,7 @@ import {
   postVerify,
   type SiweOverrides,
 } from "@keyport/test-support/siwe";
+import { hexToBigInt, numberToHex, parseSignature, serializeSignature } from "viem";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import { parseEnv } from "../src/env.js";
@@ -14,6 +15,9 @@ import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
 
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
+
+// secp256k1's group order: (r, n - s) is the malleable twin of the signature (r, s).
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
@@ -64,6 +68,18 @@ const attacks: Attack[] = [
   ["a URI on another host", "uri", (message) => message, { uri: "http://evil.example/login" }],
   ["a URI on another port", "uri", (message) => message, { uri: "http://localhost:8080/login" }],
   ["a scheme that is not a web origin's", "domain", (message) => `ftp://${message}`],
+  [
+    "a URI with an ftp scheme on an allowed host",
+    "uri",
+    (message) => message,
+    { uri: "ftp://localhost/login" },
+  ],
+  [
+    "a javascript URI on an allowed host",
+    "uri",
+    (message) => message,
+    { uri: "javascript://localhost/%0Aalert(document.domain)" },
+  ],
   [
     "an issued-at older than a nonce lives",
     "stale",
@@ -142,5 +158,29 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
     });
     expect(status).toBe(401);
     expect(JSON.stringify(body)).toContain(SIGN_IN_FAILED);
+  });
+
+  it("refuses an EOA signature's high-s twin with the generic 401 and logs the check high_s", async () => {
+    const account = newAccount();
+    const nonce = await fetchNonce(baseUrl);
+    const message = buildSiweMessage(account, nonce);
+    const low = parseSignature(await account.signMessage({ message }));
+    const signature = serializeSignature({
+      r: low.r,
+      s: numberToHex(SECP256K1_N - hexToBigInt(low.s), { size: 32 }),
+      yParity: low.yParity === 0 ? 1 : 0,
+    });
+    const before = logLines.length;
+    const attack = await request(baseUrl, "POST", "/auth/verify", { body: { message, signature } });
+    expect(attack.status).toBe(401);
+    expect(attack.body).toEqual({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+    const refusals = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === "sign-in refused");
+    expect(refusals).toEqual([expect.objectContaining({ check: "high_s" })]);
+    // The wallet's own low-s signature signs in with a fresh nonce.
+    const fresh = buildSiweMessage(account, await fetchNonce(baseUrl));
+    expect((await postVerify(baseUrl, account, fresh)).status).toBe(200);
   });
 });

@@ -39,17 +39,23 @@ function ipv6Prefix64(address: string): string {
 }
 
 /**
- * Whose budget a nonce request draws on: the client's IPv4 address, or its IPv6 /64 (one subscriber
- * usually holds a whole /64, so counting single IPv6 addresses would let one client rotate past
- * the limit). Requests whose address is unknown share one budget.
+ * Which client a request counts as: its IPv4 address, or its IPv6 /64 (one subscriber usually holds
+ * a whole /64, so counting single IPv6 addresses would let one client rotate past a limit). Requests
+ * whose address is unknown are one client, `unknown`.
+ * @example clientBucket("2001:db8:0:1::7") // "2001:db8:0:1::/64"
  */
-export function nonceBudgetKey(clientIp: string | undefined): string {
+export function clientBucket(clientIp: string | undefined): string {
   // A zone id (`fe80::1%eth0`) names an interface, not a host.
   const address = clientIp?.split("%")[0] ?? "";
   const family = isIP(address);
-  if (family === 4) return `nonce:${address}`;
-  if (family === 6) return `nonce:${ipv6Prefix64(address)}`;
-  return "nonce:unknown";
+  if (family === 4) return address;
+  if (family === 6) return ipv6Prefix64(address);
+  return "unknown";
+}
+
+/** Whose budget a nonce request draws on: `nonce:` and the client's {@link clientBucket}. */
+export function nonceBudgetKey(clientIp: string | undefined): string {
+  return `nonce:${clientBucket(clientIp)}`;
 }
 
 /** Whether a client may have another nonce now; when not, when the window ends. */

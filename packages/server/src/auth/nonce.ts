@@ -27,3 +27,13 @@ export async function consumeNonce(db: Db, nonce: string, now = new Date()): Pro
     .returning({ nonce: siweNonces.nonce });
   return rows.length === 1;
 }
+
+/** Whether a nonce was issued, is unexpired and unused, without consuming it. */
+export async function isNonceUsable(db: Db, nonce: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .select({ nonce: siweNonces.nonce })
+    .from(siweNonces)
+    .where(and(eq(siweNonces.nonce, nonce), isNull(siweNonces.usedAt), gt(siweNonces.expiresAt, now)))
+    .limit(1);
+  return rows.length === 1;
+}

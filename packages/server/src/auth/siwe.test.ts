@@ -1,3 +1,4 @@
+import { hexToBigInt, numberToHex, parseSignature, serializeSignature } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,9 @@ const settings: SiweSettings = {
   logger: { warn: () => {} },
 };
 const account = privateKeyToAccount(generatePrivateKey());
+// Every nonce counts as issued and unused, unless a test says otherwise.
+const claimAny = async () => true;
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const NOW = new Date("2026-11-23T20:00:00.000Z");
 
 /**
@@ -38,7 +42,7 @@ async function check(fields: MessageFields = {}, edit: (message: string) => stri
       ...fields,
     }),
   );
-  return checkSiweMessage(settings, message, await account.signMessage({ message }), NOW);
+  return checkSiweMessage(settings, message, await account.signMessage({ message }), claimAny, NOW);
 }
 
 describe("checkSiweMessage", () => {
@@ -47,7 +51,6 @@ describe("checkSiweMessage", () => {
     expect(await check({ expirationTime })).toEqual({
       ok: true,
       address: account.address,
-      nonce: "abcdefgh12345678",
       expirationTime,
     });
   });
@@ -60,7 +63,7 @@ describe("checkSiweMessage", () => {
   it("accepts an issued-at as old as a nonce lives plus the clock allowance, and refuses older", async () => {
     const limit = NOW.getTime() - NONCE_TTL_SECONDS * 1000 - 60_000;
     expect((await check({ issuedAt: new Date(limit) })).ok).toBe(true);
-    expect(await check({ issuedAt: new Date(limit - 1) })).toEqual({ ok: false, check: "stale" });
+    expect(await check({ issuedAt: new Date(limit - 1) })).toMatchObject({ ok: false, check: "stale" });
   });
 
   it.each([
@@ -68,6 +71,8 @@ describe("checkSiweMessage", () => {
     ["uri", { uri: "http://user@localhost/" }, undefined],
     ["uri", { uri: "http://localhost:3000/" }, undefined],
     ["uri", { uri: "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66" }, undefined],
+    ["uri", { uri: "ftp://localhost/login" }, undefined],
+    ["uri", { uri: "javascript://localhost/%0aalert(1)" }, undefined],
     ["domain", { domain: "app.example" }, undefined],
     ["domain", { scheme: "ws" }, undefined],
     ["version", {}, (message: string) => message.replace("Version: 1", "Version: 2")],
@@ -75,7 +80,7 @@ describe("checkSiweMessage", () => {
   ] satisfies [string, MessageFields, ((message: string) => string) | undefined][])(
     "refuses with the check %s",
     async (expected, fields, edit) => {
-      expect(await check(fields, edit)).toEqual({ ok: false, check: expected });
+      expect(await check(fields, edit)).toMatchObject({ ok: false, check: expected });
     },
   );
 
@@ -89,6 +94,65 @@ describe("checkSiweMessage", () => {
       nonce: "abcdefgh12345678",
       issuedAt: NOW,
     });
-    expect(await checkSiweMessage(settings, message, "0xzz", NOW)).toEqual({ ok: false, check: "signature" });
+    expect(await checkSiweMessage(settings, message, "0xzz", claimAny, NOW)).toEqual({
+      ok: false,
+      check: "signature",
+    });
+  });
+
+  it("accepts an http or https URI whatever the case of its scheme", async () => {
+    expect((await check({ uri: "HTTPS://localhost/login" })).ok).toBe(true);
+  });
+
+  it("claims the nonce after the message's own checks, before its signature", async () => {
+    const claimed: string[] = [];
+    const claimNone = async (nonce: string) => {
+      claimed.push(nonce);
+      return false;
+    };
+    const fields = {
+      address: account.address,
+      uri: "http://localhost/login",
+      version: "1",
+      chainId: 1,
+      nonce: "abcdefgh12345678",
+      issuedAt: NOW,
+    } as const;
+    const wrongDomain = createSiweMessage({ ...fields, domain: "app.example" });
+    expect(await checkSiweMessage(settings, wrongDomain, "0x00", claimNone, NOW)).toEqual({
+      ok: false,
+      check: "domain",
+      nonce: "abcdefgh12345678",
+    });
+    expect(claimed).toEqual([]);
+    const right = createSiweMessage({ ...fields, domain: "localhost" });
+    expect(await checkSiweMessage(settings, right, "0x00", claimNone, NOW)).toEqual({
+      ok: false,
+      check: "nonce",
+    });
+    expect(claimed).toEqual(["abcdefgh12345678"]);
+  });
+
+  it("refuses an EOA signature with a high s, the malleable twin of the one the wallet made", async () => {
+    const message = createSiweMessage({
+      address: account.address,
+      domain: "localhost",
+      uri: "http://localhost/login",
+      version: "1",
+      chainId: 1,
+      nonce: "abcdefgh12345678",
+      issuedAt: NOW,
+    });
+    const low = parseSignature(await account.signMessage({ message }));
+    const high = serializeSignature({
+      r: low.r,
+      s: numberToHex(SECP256K1_N - hexToBigInt(low.s), { size: 32 }),
+      yParity: low.yParity === 0 ? 1 : 0,
+    });
+    expect(await checkSiweMessage(settings, message, high, claimAny, NOW)).toEqual({
+      ok: false,
+      check: "high_s",
+    });
+    expect((await checkSiweMessage(settings, message, serializeSignature(low), claimAny, NOW)).ok).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
   verifyMessage,
 } from "viem";
 import type { Env } from "../env.js";
+import { hasHighS } from "./high-s.js";
 import { NONCE_TTL_SECONDS } from "./nonce.js";
 import { parseSiweMessage, type SiweMessageFields } from "./siwe-message.js";
 
@@ -61,9 +62,10 @@ export function createSiweSettings(env: Env, logger: Pick<Logger, "warn">): Siwe
 /**
  * The check a refused message failed, for the operator's log (never for the caller, who gets one
  * generic 401). `malformed`: not the EIP-4361 grammar (a field missing, out of order, repeated or
- * unreadable, an extra line); `checksum`: the address is not EIP-55; `uri`: the URI's authority is
- * not one of SIWE_DOMAINS; `stale`: issued before any unexpired nonce; `nonce` is decided later,
- * when the caller consumes it.
+ * unreadable, an extra line); `nonce`: not issued, expired or already used; `checksum`: the address
+ * is not EIP-55; `uri`: the URI's scheme is not http or https, or its authority is not one of
+ * SIWE_DOMAINS; `stale`: issued before any unexpired nonce; `high_s`: an EOA signature whose s is
+ * in the upper half of the curve order (the malleable twin of a valid one).
  */
 export type SiweRefusal =
   | "malformed"
@@ -77,6 +79,7 @@ export type SiweRefusal =
   | "expired"
   | "not_before"
   | "signature"
+  | "high_s"
   | "nonce";
 
 /** The outcome of {@link checkSiweMessage}: the signer, or the check that failed. */
@@ -84,12 +87,15 @@ export type SiweCheck =
   | {
       ok: true;
       address: `0x${string}`;
-      /** Still to be consumed by the caller, atomically. */
-      nonce: string;
       /** The message's `Expiration Time`, when it has one: a session must not outlive it. */
       expirationTime: Date | undefined;
     }
-  | { ok: false; check: SiweRefusal };
+  | {
+      ok: false;
+      check: SiweRefusal;
+      /** The message's nonce when the message was refused before it was claimed (still usable if it was). */
+      nonce?: string;
+    };
 
 /** The first rule of the message itself (not its signature) that `fields` breaks, if any. */
 function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Date): SiweRefusal | undefined {
@@ -99,6 +105,9 @@ function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Dat
   // A scheme before the domain, when there is one, is a web origin's.
   if (fields.scheme !== undefined && fields.scheme !== "https" && fields.scheme !== "http") return "domain";
   if (!settings.domains.includes(fields.domain)) return "domain";
+  // A sign-in is for a web origin: a `ftp:` or `javascript:` URI with an allowed authority is not one.
+  const uriScheme = fields.uri.slice(0, fields.uri.indexOf(":")).toLowerCase();
+  if (uriScheme !== "https" && uriScheme !== "http") return "uri";
   if (fields.uriAuthority === undefined || !settings.domains.includes(fields.uriAuthority)) return "uri";
   if (!settings.chainIds.includes(fields.chainId)) return "chain_id";
   if (fields.issuedAt.getTime() > time + CLOCK_SKEW_MS) return "issued_at";
@@ -109,10 +118,17 @@ function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Dat
 }
 
 /**
+ * Consumes a message's nonce atomically: true when it was issued, unexpired and unused (and is now
+ * used), false otherwise.
+ */
+export type ClaimNonce = (nonce: string) => Promise<boolean>;
+
+/**
  * Checks an EIP-4361 message strictly: its grammar (an anchored parser, see siwe-message.ts), the
- * EIP-55 address, version, domain and URI, chain id, time window, then the signature (the cheap
- * checks first; a contract wallet's signature calls RPC_URL). Everything but the nonce, which the
- * caller consumes atomically.
+ * EIP-55 address, version, domain and URI, chain id and time window (no I/O; a refusal here leaves
+ * the nonce usable), then its nonce (consumed through `claimNonce`, so an invented or used nonce
+ * costs no signature work and no RPC call), and last the signature (an EOA's locally; a contract
+ * wallet's calls RPC_URL). A wrong signature has spent the nonce: the caller asks for a new one.
  * `requestId` goes on the warning logged when RPC_URL does not answer.
  * @throws TRPCError SERVICE_UNAVAILABLE when a contract wallet must be checked and RPC_URL does not answer.
  */
@@ -120,6 +136,7 @@ export async function checkSiweMessage(
   settings: SiweSettings,
   message: string,
   signature: string,
+  claimNonce: ClaimNonce,
   now = new Date(),
   requestId?: string,
 ): Promise<SiweCheck> {
@@ -129,10 +146,12 @@ export async function checkSiweMessage(
   if (!parsed.ok) return refuse("malformed");
   const { fields } = parsed;
   const refusal = findRefusal(settings, fields, now);
-  if (refusal !== undefined) return refuse(refusal);
+  // Refused before its nonce is claimed: the nonce stays usable, and the caller learns which it was.
+  if (refusal !== undefined) return { ok: false, check: refusal, nonce: fields.nonce };
+  if (!(await claimNonce(fields.nonce))) return refuse("nonce");
   const signer = await checkSignature(settings, fields, message, signature, requestId);
   if (signer !== "valid") return refuse(signer);
-  return { ok: true, address: fields.address, nonce: fields.nonce, expirationTime: fields.expirationTime };
+  return { ok: true, address: fields.address, expirationTime: fields.expirationTime };
 }
 
 /**
@@ -146,10 +165,13 @@ async function checkSignature(
   message: string,
   signature: Hex,
   requestId: string | undefined,
-): Promise<"valid" | "signature" | "chain_id"> {
+): Promise<"valid" | "signature" | "chain_id" | "high_s"> {
   const { address } = fields;
   const isEoaSignature = await verifyMessage({ address, message, signature }).catch(() => false);
-  if (isEoaSignature) return "valid";
+  // ECDSA accepts (r, s) and (r, n - s) alike; only the low-s form is canonical (EIP-2), so the
+  // twin an onlooker can derive from a seen signature is refused. A contract wallet's signature is
+  // its contract's business (ERC-1271, ERC-6492), whatever its bytes.
+  if (isEoaSignature) return hasHighS(signature) ? "high_s" : "valid";
   const client = settings.publicClient;
   if (client === null) return "signature";
   try {

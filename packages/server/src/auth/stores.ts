@@ -1,9 +1,9 @@
 import type { Db } from "../db/database.js";
-import { consumeNonce, issueNonce } from "./nonce.js";
+import { consumeNonce, isNonceUsable, issueNonce } from "./nonce.js";
 import type { NonceLimiter } from "./nonce-limit.js";
 import { createSession, findSession, type LiveSession, revokeSession } from "./session.js";
 import type { SessionMemo } from "./session-memo.js";
-import { checkSiweMessage, type SiweCheck, type SiweSettings } from "./siwe.js";
+import { type ClaimNonce, checkSiweMessage, type SiweCheck, type SiweSettings } from "./siwe.js";
 
 /** Sessions as procedures use them. Only a token's SHA-256 is stored. */
 export interface SessionStore {
@@ -29,12 +29,17 @@ export interface NonceStore {
   ): Promise<{ ok: true; nonce: string; expiresAt: Date } | { ok: false; resetAt: Date }>;
   /** Consumes an issued, unexpired, unused nonce atomically; false otherwise. */
   consume(nonce: string): Promise<boolean>;
+  /** Whether a nonce is issued, unexpired and unused, leaving it so. */
+  isUsable(nonce: string): Promise<boolean>;
 }
 
-/** Checks a signed EIP-4361 message, all but its nonce: the signer, or the check that failed. */
+/** Checks a signed EIP-4361 message: the signer, or the check that failed. */
 export interface SiweChecker {
-  /** `requestId` names the request on any line the check logs. */
-  check(message: string, signature: string, requestId: string): Promise<SiweCheck>;
+  /**
+   * Consumes the message's nonce through `claimNonce` before any signature work (see
+   * `checkSiweMessage`). `requestId` names the request on any line the check logs.
+   */
+  check(message: string, signature: string, claimNonce: ClaimNonce, requestId: string): Promise<SiweCheck>;
 }
 
 /** The session store over the database; `memo` remembers live sessions (embedded database only). */
@@ -56,13 +61,14 @@ export function createNonceStore(db: Db, limiter: NonceLimiter): NonceStore {
       return { ok: true, ...(await issueNonce(db, now)) };
     },
     consume: (nonce) => consumeNonce(db, nonce),
+    isUsable: (nonce) => isNonceUsable(db, nonce),
   };
 }
 
 /** The SIWE checker for these settings (domains, chain ids, RPC client). */
 export function createSiweChecker(settings: SiweSettings): SiweChecker {
   return {
-    check: (message, signature, requestId) =>
-      checkSiweMessage(settings, message, signature, new Date(), requestId),
+    check: (message, signature, claimNonce, requestId) =>
+      checkSiweMessage(settings, message, signature, claimNonce, new Date(), requestId),
   };
 }

@@ -10,9 +10,32 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 // One message for every sign-in failure, so a caller learns nothing about which check failed.
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
 
-/** Logs which check refused a sign-in (for the operator), then answers the caller's generic 401. */
-function refuseSignIn(ctx: Pick<Context, "signInLog" | "clientIp" | "requestId">, check: SiweRefusal): never {
+/** How far a refused sign-in got with its nonce. */
+type NonceState = { claimed: true } | { claimed: false; unclaimed: string | undefined };
+
+/**
+ * Logs which check refused a sign-in (for the operator) and counts it against the client; answers
+ * the caller's generic 401, or 429 once the client is past its refusals, unless the request held a
+ * valid unused nonce (claimed by this request, or left usable by an earlier check): a real sign-in
+ * attempt is never turned away by the limit.
+ */
+async function refuseSignIn(
+  ctx: Pick<Context, "signInLog" | "signInRefusals" | "nonces" | "clientIp" | "requestId">,
+  check: SiweRefusal,
+  nonce: NonceState,
+): Promise<never> {
   ctx.signInLog.refused(check, ctx.clientIp(), ctx.requestId);
+  const verdict = await ctx.signInRefusals.count(ctx.clientIp());
+  // Only a client past its limit pays for the look at its nonce.
+  const heldValidNonce = async () =>
+    nonce.claimed || (nonce.unclaimed !== undefined && (await ctx.nonces.isUsable(nonce.unclaimed)));
+  if (!verdict.allowed && !(await heldValidNonce())) {
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: `Too many refused sign-ins from this address: try again in ${verdict.retryAfterSeconds} s`,
+      cause: new RetryAfter(verdict.retryAfterSeconds),
+    });
+  }
   throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
 }
 
@@ -29,7 +52,7 @@ export const authHttp = {
     method: "POST",
     path: "/auth/verify",
     successStatus: 200,
-    errors: [401, 413, 415],
+    errors: [401, 413, 415, 429],
     security: "public",
   },
   session: { method: "GET", path: "/auth/session", successStatus: 200, errors: [401], security: "session" },
@@ -72,15 +95,24 @@ export const authRouter = router({
         tags: ["auth"],
         summary: "Sign in with a signed EIP-4361 message",
         description:
-          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before, the signature (an EOA's locally; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain), and finally consumes the nonce atomically. Any failure is 401 with the same message (the server logs which check failed). A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
+          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS with an http or https URI, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before (a refusal so far leaves the nonce usable). Then consumes the nonce atomically (issued, unexpired and unused) before any signature work, so an invented or used nonce costs no RPC call and a wrong signature spends its nonce. Last the signature (an EOA's locally, low-s only; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain). Any failure is 401 with the same message (the server logs which check failed). Refused sign-ins are counted per client address (an IPv6 /64) under NONCE_RATE_LIMIT's rule (default 10 a minute): past it, a request without a valid unused nonce is 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds; one with a valid unused nonce is always checked. A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
       }),
     )
     .input(verifyInput)
     .output(verifyOutput)
     .mutation(async ({ ctx, input }) => {
-      const checked = await ctx.siwe.check(input.message, input.signature, ctx.requestId);
-      if (!checked.ok) refuseSignIn(ctx, checked.check);
-      if (!(await ctx.nonces.consume(checked.nonce))) refuseSignIn(ctx, "nonce");
+      let nonceClaimed = false;
+      const claimNonce = async (nonce: string) => {
+        nonceClaimed = await ctx.nonces.consume(nonce);
+        return nonceClaimed;
+      };
+      const checked = await ctx.siwe.check(input.message, input.signature, claimNonce, ctx.requestId);
+      if (!checked.ok)
+        return refuseSignIn(
+          ctx,
+          checked.check,
+          nonceClaimed ? { claimed: true } : { claimed: false, unclaimed: checked.nonce },
+        );
       const session = await ctx.sessions.create(checked.address, checked.expirationTime);
       return { token: session.token, wallet: checked.address, expiresAt: session.expiresAt };
     }),
