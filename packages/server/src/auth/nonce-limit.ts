@@ -1,5 +1,4 @@
-import { isIP } from "node:net";
-import type { RateLimiter } from "@keyport/node-edge";
+import { clientLimitKey, type RateLimiter } from "@keyport/node-edge";
 
 /** NONCE_RATE_LIMIT parsed: at most `limit` nonces per client address per `windowSeconds`. */
 export interface NonceRateLimit {
@@ -22,40 +21,9 @@ export function parseNonceRateLimit(value: string): NonceRateLimit | null | unde
   return windowSeconds <= 86_400 ? { limit: Number(match[1]), windowSeconds } : undefined;
 }
 
-/** The first 64 bits of an IPv6 address, as `a:b:c:d::/64` with groups in lower-case hex. */
-function ipv6Prefix64(address: string): string {
-  const [head = "", tail] = address.split("::");
-  // An embedded IPv4 tail (`64:ff9b::192.0.2.1`) fills the last two groups.
-  const groups = (part: string) =>
-    part === "" ? [] : part.split(":").flatMap((group) => (group.includes(".") ? ["0", "0"] : [group]));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const zeros = Array.from({ length: Math.max(0, 8 - left.length - right.length) }, () => "0");
-  const full = tail === undefined ? left : [...left, ...zeros, ...right];
-  return `${full
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(":")}::/64`;
-}
-
-/**
- * Which client a request counts as: its IPv4 address, or its IPv6 /64 (one subscriber usually holds
- * a whole /64, so counting single IPv6 addresses would let one client rotate past a limit). Requests
- * whose address is unknown are one client, `unknown`.
- * @example clientBucket("2001:db8:0:1::7") // "2001:db8:0:1::/64"
- */
-export function clientBucket(clientIp: string | undefined): string {
-  // A zone id (`fe80::1%eth0`) names an interface, not a host.
-  const address = clientIp?.split("%")[0] ?? "";
-  const family = isIP(address);
-  if (family === 4) return address;
-  if (family === 6) return ipv6Prefix64(address);
-  return "unknown";
-}
-
-/** Whose budget a nonce request draws on: `nonce:` and the client's {@link clientBucket}. */
+/** Whose budget a nonce request draws on: `nonce:` and the client (`clientLimitKey`: IPv4, or IPv6 by /64). */
 export function nonceBudgetKey(clientIp: string | undefined): string {
-  return `nonce:${clientBucket(clientIp)}`;
+  return `nonce:${clientLimitKey(clientIp)}`;
 }
 
 /** Whether a client may have another nonce now; when not, when the window ends. */

@@ -1,5 +1,5 @@
-import { createWindowLimit, type LimitVerdict, type RateLimiter } from "@keyport/node-edge";
-import { clientBucket, type NonceRateLimit } from "./nonce-limit.js";
+import { clientLimitKey, createWindowLimit, type LimitVerdict, type RateLimiter } from "@keyport/node-edge";
+import type { NonceRateLimit } from "./nonce-limit.js";
 
 /** Counts refused sign-ins per client (an IPv4 address or an IPv6 /64). */
 export interface SignInRefusals {
@@ -22,5 +22,5 @@ export function createSignInRefusals(store: RateLimiter, rule: NonceRateLimit | 
     limit: rule.limit,
     windowSeconds: rule.windowSeconds,
   });
-  return { count: async (clientIp) => limit.hit(clientBucket(clientIp)) };
+  return { count: async (clientIp) => limit.hit(clientLimitKey(clientIp)) };
 }
