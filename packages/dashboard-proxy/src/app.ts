@@ -153,7 +153,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     chat: env.AGENT_URL !== undefined,
     serverUrl: env.KEYPORT_PUBLIC_URL,
   });
-  registerSessionRoutes(app, { keyport, cookies, publicOrigin: env.PUBLIC_ORIGIN });
+  registerSessionRoutes(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   // Budget refusals are counted in the log, a line a minute at most: a flood writes no flood.

@@ -240,3 +240,40 @@ describe("cookie attributes by PUBLIC_ORIGIN", () => {
     }
   });
 });
+
+describe("refused sign-ins through the proxy", () => {
+  // The server limits refused sign-ins per client address (NONCE_RATE_LIMIT, 10 a minute): through the
+  // proxy that address must be the browser's, or one careless (or hostile) browser would push every
+  // other dashboard user's mistyped sign-in to 429.
+  let limited: RunningKeyport;
+  let limitedProxy: RunningProxy;
+  beforeAll(async () => {
+    limited = await startKeyport({ SIWE_DOMAINS: HOST, NONCE_RATE_LIMIT: "10/60" });
+    limitedProxy = await startProxy({ KEYPORT_URL: limited.url, PUBLIC_ORIGIN: ORIGIN });
+  });
+  afterAll(async () => {
+    await limitedProxy.close();
+    await limited.close();
+  });
+
+  it("are counted per browser: one browser past the limit leaves another's refusal a 401", async () => {
+    let invented = 0;
+    // A sign-in with a nonce the server never issued: refused, and counted against its client.
+    const refuse = async (address: string) => {
+      const nonce = `invented${String(++invented).padStart(8, "0")}`;
+      const body = await signedMessage(newAccount(), HOST, nonce);
+      const response = await limitedProxy.open("/api/session", {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/json", "x-forwarded-for": address },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push(await refuse("203.0.113.10"));
+    expect(statuses.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 401));
+    expect(statuses[10]).toBe(429);
+    expect(await refuse("203.0.113.11")).toBe(401);
+  });
+});

@@ -1,6 +1,7 @@
 import { type H3, HTTPError } from "h3";
 import { z } from "zod";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
+import type { ClientIpReader } from "../http/request-ip.js";
 import type { SessionCookies } from "../session/cookies.js";
 import { readSessionToken } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
@@ -10,6 +11,8 @@ import type { KeyportAnswer, KeyportClient, SessionInfo } from "../upstream/keyp
 export interface SessionRouteOptions {
   keyport: KeyportClient;
   cookies: SessionCookies;
+  /** The browser's address, sent on with a sign-in so the server limits refusals per browser. */
+  clientIp: ClientIpReader;
   publicOrigin: string;
 }
 
@@ -33,7 +36,7 @@ const NOT_SIGNED_IN: ApiError = { code: "UNAUTHORIZED", message: "Not signed in"
  * (`checkSessionProvenance`), so `POST` and `DELETE` need `Origin: PUBLIC_ORIGIN`.
  */
 export function registerSessionRoutes(app: H3, options: SessionRouteOptions): void {
-  const { keyport, cookies, publicOrigin } = options;
+  const { keyport, cookies, clientIp, publicOrigin } = options;
 
   app.post(SESSION_PATH, async (event) => {
     const refused = checkSessionProvenance(event, publicOrigin);
@@ -57,7 +60,7 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
 
     const requestId = event.context.requestId;
-    const answer = await keyport.verify(body.data.message, body.data.signature, requestId);
+    const answer = await keyport.verify(body.data.message, body.data.signature, requestId, clientIp(event));
     if (!answer.ok) return refusal(answer, requestId);
     const { token, ...session } = answer.value;
     // Signing in again (another account, or after an account change) ends the session it replaces.

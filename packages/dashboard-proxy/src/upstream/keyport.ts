@@ -35,11 +35,15 @@ export interface ForwardRequest {
  * so the server's log lines of the call carry the proxy's id.
  */
 export interface KeyportClient {
-  /** `POST /auth/verify`: a signed EIP-4361 message for a session token. */
+  /**
+   * `POST /auth/verify`: a signed EIP-4361 message for a session token. `clientIp` goes on as
+   * `X-Forwarded-For`, so the server counts refused sign-ins per browser, not per proxy.
+   */
   verify(
     message: string,
     signature: string,
     requestId: string | undefined,
+    clientIp: string | undefined,
   ): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
   /** `GET /auth/session`: who the token belongs to, until when. */
   session(token: string, requestId: string | undefined): Promise<KeyportAnswer<SessionInfo>>;
@@ -68,9 +72,11 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
     requestId: string | undefined,
     token?: string,
     body?: unknown,
+    clientIp?: string,
   ): Promise<KeyportAnswer<T>> => {
     const headers: Record<string, string> = { accept: "application/json" };
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
+    if (clientIp !== undefined) headers["x-forwarded-for"] = clientIp;
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
@@ -108,8 +114,8 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
   };
 
   return {
-    verify: (message, signature, requestId) =>
-      call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }),
+    verify: (message, signature, requestId, clientIp) =>
+      call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }, clientIp),
     session: (token, requestId) => call("GET", "/auth/session", sessionSchema, requestId, token),
     logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
     async forward(request) {
