@@ -1,6 +1,7 @@
 import type { H3 } from "h3";
 import { z } from "zod";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
+import { parseJsonBody } from "../http/json-body.js";
 import type { SessionCookies } from "../session/cookies.js";
 import { readSessionToken } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
@@ -47,13 +48,9 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
         message: "Send the sign-in body as application/json",
       });
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(await event.req.text());
-    } catch {
-      return errorResponse({ code: "BAD_REQUEST", message: "The body is not valid JSON" });
-    }
-    const body = signInSchema.safeParse(json);
+    const json = parseJsonBody(await event.req.text());
+    if (!json.ok) return errorResponse(json.error);
+    const body = signInSchema.safeParse(json.value);
     if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
 
     const requestId = event.context.requestId;
