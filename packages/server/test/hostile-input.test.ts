@@ -144,7 +144,10 @@ describeDatabases("a failed query's log line", (target) => {
     const from = lines.length;
     const rest = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "lost" } });
     expect(rest.status).toBe(500);
-    const trpc = await request(baseUrl, "POST", "/trpc/keys.create", { token, body: { json: { name: "lost" } } });
+    const trpc = await request(baseUrl, "POST", "/trpc/keys.create", {
+      token,
+      body: { json: { name: "lost" } },
+    });
     expect(trpc.status).toBe(500);
     const failures = lines
       .slice(from)

@@ -67,11 +67,14 @@ const utf8 = new TextEncoder();
  * `storedJsonProblem`). Checked before the record is parsed, since parsing drops `__proto__`.
  */
 export const meta = z
-  .preprocess((value, ctx) => {
-    const problem = storedJsonProblem(value);
-    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-    return value;
-  }, z.record(z.string(), z.json()))
+  .preprocess(
+    (value, ctx) => {
+      const problem = storedJsonProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+      return value;
+    },
+    z.record(z.string(), z.json()),
+  )
   .refine((value) => jsonBytes(value) <= MAX_META_BYTES, `must be at most ${MAX_META_BYTES} bytes of JSON`)
   .meta({
     id: "KeyMeta",
