@@ -4,7 +4,7 @@ import { ZodError } from "zod";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
-import { NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
+import { INPUT_VALIDATION_FAILED, NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
 import { transformer } from "./trpc-transformer.js";
 
@@ -45,9 +45,11 @@ const t = initTRPC
           : undefined;
       // tRPC's own refusals (unknown procedure, content type, method) quote the request: fixed texts.
       const own = trpcOwnMessage(error, type);
+      // tRPC's own message for invalid input is zod's issue dump: REST's one sentence instead.
+      const fixed = own ?? (issues === undefined ? undefined : INPUT_VALIDATION_FAILED);
       return {
         ...shape,
-        message: own ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
+        message: fixed ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
         data: {
           ...shape.data,
           stack: undefined,
