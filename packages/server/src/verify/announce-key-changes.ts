@@ -21,6 +21,12 @@ export interface KeyChanges {
     db: Db,
     change: (tx: Tx, keyChanged: KeyChanged, walletChanged: WalletChanged) => Promise<T>,
   ): Promise<T>;
+  /**
+   * Announces a key just created (committed): this instance's cache forgets every unknown hash at
+   * once, every other instance's when the notification arrives. A failed notification does not
+   * fail the create; the negative cache's short TTL bounds what it could hide.
+   */
+  created(db: Db, keyId: string): Promise<void>;
 }
 
 /**
@@ -51,6 +57,10 @@ export function createKeyChanges(cache: Pick<KeyCache, "invalidate" | "invalidat
       for (const keyId of changed) cache.invalidate(keyId);
       for (const wallet of wallets) cache.invalidateWallet(wallet);
       return result;
+    },
+    async created(db, keyId) {
+      cache.invalidate(keyId);
+      await db.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`).catch(() => undefined);
     },
   };
 }
