@@ -1,7 +1,7 @@
 import { usageInput } from "../schemas/usage.js";
 import { DEFAULT_RANGE_MS, resolveUsageRange } from "./series.js";
 
-/** Most buckets × keys the `usage.get` calls of one tRPC batch may ask for together (docs/decisions.md, "Usage"). */
+/** Most buckets × keys the `usage.get` calls of one tRPC batch may ask for together (docs/decisions.md, "Batched usage"). */
 export const MAX_BATCH_USAGE_CELLS = 50_000;
 
 /** One call of a tRPC request, as tRPC's `TRPCRequestInfo` lists it. */
