@@ -22,11 +22,11 @@ export interface KeyChanges {
     change: (tx: Tx, keyChanged: KeyChanged, walletChanged: WalletChanged) => Promise<T>,
   ): Promise<T>;
   /**
-   * Announces a key just created (committed): this instance's cache forgets every unknown hash at
-   * once, every other instance's when the notification arrives. A failed notification does not
-   * fail the create; the negative cache's short TTL bounds what it could hide.
+   * A key was just created (committed): this instance's cache forgets every unknown hash at once.
+   * The create's own statement NOTIFYs its id (keys/insert-under-cap.ts), so every other instance
+   * forgets them when the notification arrives.
    */
-  created(db: Db, keyId: string): Promise<void>;
+  created(keyId: string): void;
 }
 
 /**
@@ -58,9 +58,8 @@ export function createKeyChanges(cache: Pick<KeyCache, "invalidate" | "invalidat
       for (const wallet of wallets) cache.invalidateWallet(wallet);
       return result;
     },
-    async created(db, keyId) {
+    created(keyId) {
       cache.invalidate(keyId);
-      await db.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`).catch(() => undefined);
     },
   };
 }
