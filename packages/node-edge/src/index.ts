@@ -14,6 +14,8 @@ export { clientLimitKey } from "./client-key.js";
 export { createFallbackRateLimiter } from "./fallback-rate-limiter.js";
 // Metrics: HTTP requests and who may read /metrics
 export { createHttpMetrics, type HttpMetrics, type HttpMetricsOptions } from "./http-metrics.js";
+// JSON bodies: how deep they may nest
+export { JSON_TOO_DEEP, jsonDeeperThan, MAX_JSON_DEPTH } from "./json-depth.js";
 // Logs
 export { logRedaction } from "./log-redaction.js";
 export {

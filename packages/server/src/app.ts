@@ -16,7 +16,7 @@ import { createOpenApiDocument } from "./http/openapi.js";
 import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
-import { createLogger } from "./logger.js";
+import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
@@ -140,7 +140,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       try {
         await hook();
       } catch (error) {
-        logger.error({ err: error }, "shutdown hook failed");
+        logger.error({ err: errorSummary(error) }, "shutdown hook failed");
       }
     }
     if (!options.database) await database.close();

@@ -10,6 +10,7 @@ import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
 import type { KeyVerifier } from "./verify/verify.js";
@@ -56,6 +57,8 @@ export interface Context extends ProcedureServices {
   requestId: string;
   /** Fires at the request's deadline (`REQUEST_DEADLINE_MS`); set by `publicProcedure`. */
   deadline?: { readonly aborted: boolean };
+  /** Every call of the tRPC request this one came in (a batch shares one list); absent on REST. */
+  batchCalls?: readonly BatchCall[];
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
@@ -67,6 +70,8 @@ export interface CreateContextInnerOptions {
   clientIp?: () => string | undefined;
   /** The request's id; a fresh one when absent (a test or a call without HTTP). */
   requestId?: string;
+  /** The calls of the tRPC request, when there is one. */
+  batchCalls?: readonly BatchCall[];
 }
 
 /** Builds a context without any HTTP object, so tests and the REST mapping can call procedures directly. */
@@ -75,8 +80,15 @@ export function createContextInner({
   bearerToken,
   clientIp = () => undefined,
   requestId = acceptRequestId(undefined),
+  batchCalls,
 }: CreateContextInnerOptions): Context {
-  return { ...services, bearerToken, clientIp, requestId };
+  return {
+    ...services,
+    bearerToken,
+    clientIp,
+    requestId,
+    ...(batchCalls === undefined ? {} : { batchCalls }),
+  };
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -92,11 +104,17 @@ export function readBearerToken(req: IncomingMessage): string | null {
  * The adapter-facing context: reads the bearer token and (when asked) the client's address from the
  * request; `requestId` is the one the handler gave the request (see http/handler.ts).
  */
-export function createContext(services: Services, req: IncomingMessage, requestId?: string): Context {
+export function createContext(
+  services: Services,
+  req: IncomingMessage,
+  requestId?: string,
+  batchCalls?: readonly BatchCall[],
+): Context {
   return createContextInner({
     services: services.procedures,
     bearerToken: readBearerToken(req),
     clientIp: () => requestClientAddress(req, services.trustedProxies),
     requestId,
+    batchCalls,
   });
 }

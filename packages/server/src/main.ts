@@ -2,7 +2,7 @@ import { createApp } from "./app.js";
 import { initialisePgliteFolder } from "./db/pglite-init.js";
 import { EnvError, loadEnv } from "./env.js";
 import { publicUrl } from "./http/public-url.js";
-import { createLogger } from "./logger.js";
+import { createLogger, errorSummary } from "./logger.js";
 
 // Entry point: `node dist/main.js` (or `tsx src/main.ts`). Exits 1 on bad settings, 0 after a graceful
 // SIGTERM/SIGINT.
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed");
+        logger.error({ err: errorSummary(error) }, "shutdown failed");
         process.exit(1);
       },
     );

@@ -1,12 +1,12 @@
 import { issuesFromZod, publicMessage } from "@keyport/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
-import { NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
+import { INPUT_VALIDATION_FAILED, NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
+import { transformer } from "./trpc-transformer.js";
 
 /** What a 400 says when the input could not be decoded (bad JSON or superjson). */
 export const MALFORMED_INPUT = "The request input could not be decoded";
@@ -31,7 +31,8 @@ const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
   .create({
-    transformer: superjson,
+    // superjson, with input depth and `__proto__` keys checked first (trpc-transformer.ts).
+    transformer,
     // Never ship stack traces, whatever NODE_ENV says.
     isDev: false,
     // The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
@@ -44,9 +45,11 @@ const t = initTRPC
           : undefined;
       // tRPC's own refusals (unknown procedure, content type, method) quote the request: fixed texts.
       const own = trpcOwnMessage(error, type);
+      // tRPC's own message for invalid input is zod's issue dump: REST's one sentence instead.
+      const fixed = own ?? (issues === undefined ? undefined : INPUT_VALIDATION_FAILED);
       return {
         ...shape,
-        message: own ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
+        message: fixed ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
         data: {
           ...shape.data,
           stack: undefined,

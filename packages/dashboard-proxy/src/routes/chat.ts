@@ -4,6 +4,7 @@ import { type ChatAccess, createChatAccessCheck } from "../chat/access.js";
 import { relayEvents } from "../chat/event-stream.js";
 import { AgentStreamError } from "../chat/stream-bounds.js";
 import { errorResponse, validationError } from "../http/errors.js";
+import { parseJsonBody } from "../http/json-body.js";
 import { chatRequestSchema } from "../schemas/chat.js";
 import type { ResolveSession } from "../session/resolver.js";
 import type { AgentClient } from "../upstream/agent.js";
@@ -62,13 +63,9 @@ export function registerChatRoute(app: H3, options: ChatRouteOptions): void {
     }
     // Over 64 KiB this throws a 413, mapped to the envelope by the app's error hook.
     const text = await event.req.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return errorResponse({ code: "BAD_REQUEST", message: "The body is not valid JSON" });
-    }
-    const body = chatRequestSchema.safeParse(json);
+    const json = parseJsonBody(text);
+    if (!json.ok) return errorResponse(json.error);
+    const body = chatRequestSchema.safeParse(json.value);
     if (!body.success) return errorResponse(validationError(body.error, "Invalid chat request"));
 
     // Aborted when the browser goes away or cancels the body (Stop): the agent's request ends too.

@@ -1,6 +1,7 @@
 import { type H3, HTTPError } from "h3";
 import { z } from "zod";
 import { type ApiError, errorResponse, validationError } from "../http/errors.js";
+import { parseJsonBody } from "../http/json-body.js";
 import type { ClientIpReader } from "../http/request-ip.js";
 import type { SessionCookies } from "../session/cookies.js";
 import { readSessionToken } from "../session/cookies.js";
@@ -48,15 +49,17 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
         message: "Send the sign-in body as application/json",
       });
     }
-    let json: unknown;
+    let text: string;
     try {
-      json = JSON.parse(await event.req.text());
+      text = await event.req.text();
     } catch (error) {
       // Past 64 KiB the read throws the body limit's 413 (a streamed body too): not a JSON problem.
       if (HTTPError.isError(error) && error.status === 413) throw error;
-      return errorResponse({ code: "BAD_REQUEST", message: "The body is not valid JSON" });
+      return errorResponse({ code: "BAD_REQUEST", message: "The body could not be read" });
     }
-    const body = signInSchema.safeParse(json);
+    const json = parseJsonBody(text);
+    if (!json.ok) return errorResponse(json.error);
+    const body = signInSchema.safeParse(json.value);
     if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
 
     const requestId = event.context.requestId;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { JSON_TOO_DEEP, jsonDeeperThan } from "@keyport/node-edge";
 import { TRPCError } from "@trpc/server";
 
 /** Largest request body any route accepts. */
@@ -44,6 +45,7 @@ function isJsonContentType(value: string | undefined): boolean {
 /**
  * Reads and parses a JSON body: 415 for a body that is not `application/json`, 413 above
  * `MAX_BODY_BYTES` (at once when `Content-Length` says so), 400 (`PARSE_ERROR`) for malformed JSON,
+ * 400 (`BAD_REQUEST`) for JSON nested deeper than `MAX_JSON_DEPTH` (@keyport/node-edge),
  * `RequestAbortedError` when the client leaves mid-body. An absent body reads as `undefined`.
  * Event-based rather than `for await`, because verify reads a tiny body on every request.
  */
@@ -85,11 +87,15 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
         settle(undefined, undefined);
         return;
       }
+      let value: unknown;
       try {
-        settle(undefined, JSON.parse(text));
+        value = JSON.parse(text);
       } catch {
         settle(new TRPCError({ code: "PARSE_ERROR", message: "The body is not valid JSON" }));
+        return;
       }
+      if (jsonDeeperThan(value)) settle(new TRPCError({ code: "BAD_REQUEST", message: JSON_TOO_DEEP }));
+      else settle(undefined, value);
     };
     function onData(chunk: Buffer | string) {
       const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;

@@ -8,6 +8,9 @@ import type { ErrorEnvelope } from "../schemas/error.js";
 import { BODY_TOO_LARGE } from "./body.js";
 import { requestIdOf } from "./request-id.js";
 
+/** The message of every 400 that carries `issues`, on REST and tRPC alike. */
+export const INPUT_VALIDATION_FAILED = "Input validation failed";
+
 /**
  * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`;
  * an unreachable database is 503 (retry); other unexpected errors become a bare 500 so no stack,
@@ -23,7 +26,7 @@ export function toErrorResponse(cause: unknown): { status: number; body: ErrorEn
   // The same code -> status table as /trpc, so REST and tRPC answer the same status.
   const status = statusOf(cause.code);
   if (cause.code === "BAD_REQUEST" && cause.cause instanceof ZodError) {
-    return { status, body: errorBody(cause.code, "Input validation failed", issuesFromZod(cause.cause)) };
+    return { status, body: errorBody(cause.code, INPUT_VALIDATION_FAILED, issuesFromZod(cause.cause)) };
   }
   // errorBody keeps a 4xx message and our fixed 503 texts; any other 5xx says "Internal server error".
   return { status, body: errorBody(cause.code, cause.message) };

@@ -4,6 +4,7 @@ import { TRPCError } from "@trpc/server";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { createContext, type Services } from "../context.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "../deadline.js";
+import { errorSummary } from "../logger.js";
 import { createMetricsEndpoint, METRICS_PATH } from "../metrics/endpoint.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { trpcRouteLabel } from "../metrics/trpc-route.js";
@@ -113,7 +114,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       if (cause instanceof RequestAbortedError) return label;
       if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
         const err = cause instanceof TRPCError ? (cause.cause ?? cause) : cause;
-        services.logger.error({ err, route: label, reqId: requestId }, "procedure failed");
+        services.logger.error({ err: errorSummary(err), route: label, reqId: requestId }, "procedure failed");
       }
       if (!res.headersSent) sendError(res, cause);
     }
@@ -125,7 +126,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const debug = logger.debug.bind(logger);
 
   function fail(res: ServerResponse, method: string, label: string, started: number, cause: unknown): void {
-    logger.error({ err: cause, method, reqId: requestIdOf(res) }, "request handler failed");
+    logger.error({ err: errorSummary(cause), method, reqId: requestIdOf(res) }, "request handler failed");
     if (!res.headersSent) sendError(res, cause);
     metrics.http.observeWhenDone(res, method, label, started);
   }

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { createContext, type Services } from "../context.js";
+import { errorSummary } from "../logger.js";
 import type { AppRouter } from "../routers/_app.js";
 import { BODY_TOO_LARGE, declaresTooLargeBody, MAX_BODY_BYTES } from "./body.js";
 import { NO_STORE } from "./fast-route.js";
@@ -31,7 +32,7 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
       res.setHeader("connection", "close");
       next(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
     },
-    createContext: ({ req, res }) => createContext(services, req, requestIdOf(res)),
+    createContext: ({ req, res, info }) => createContext(services, req, requestIdOf(res), info.calls),
     responseMeta: ({ paths, eagerGeneration }) => ({
       headers: {
         // Verification answers are authorisation decisions: never cached on the way.
@@ -42,7 +43,10 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
     }),
     onError: ({ error, path, ctx }) => {
       if (error.code === "INTERNAL_SERVER_ERROR")
-        services.logger.error({ err: error.cause ?? error, path, reqId: ctx?.requestId }, "procedure failed");
+        services.logger.error(
+          { err: errorSummary(error.cause ?? error), path, reqId: ctx?.requestId },
+          "procedure failed",
+        );
     },
   });
 }

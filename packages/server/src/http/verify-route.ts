@@ -4,7 +4,7 @@ import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js
 import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { RequestAbortedError, readJsonBody } from "./body.js";
-import { sendError, sendJson } from "./errors.js";
+import { INPUT_VALIDATION_FAILED, sendError, sendJson } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -18,7 +18,7 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
   try {
     const parsed = verifyKeyInput.safeParse(await readJsonBody(req));
     if (!parsed.success) {
-      throw new TRPCError({ code: "BAD_REQUEST", message: "Input validation failed", cause: parsed.error });
+      throw new TRPCError({ code: "BAD_REQUEST", message: INPUT_VALIDATION_FAILED, cause: parsed.error });
     }
     const deadline: Deadline = { aborted: false };
     const answer = services.verification.verifier.verify(parsed.data.key, parsed.data, deadline);

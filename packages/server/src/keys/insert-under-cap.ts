@@ -3,6 +3,7 @@ import { PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import type { Driver } from "../db/database.js";
 import { apiKeys, keyCredits, keyEvents, walletActiveKeys } from "../db/schema/index.js";
+import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
 import { statusCondition } from "./status-condition.js";
 
 /** The values of one create, as the statement's placeholders take them (timestamps as ISO text). */
@@ -94,6 +95,13 @@ function inserts(gate: string): SQL {
 const atMost = sql.identifier(walletActiveKeys.atMost.name);
 
 /**
+ * The statement's answer: one row when the key went in, whose `pg_notify` announces the new key's id
+ * to every instance's invalidation bus when the statement commits (they forget unknown hashes: see
+ * announce-key-changes.ts), without another round trip.
+ */
+const insertedAndAnnounced = sql`select 1 as inserted, pg_notify(${INVALIDATION_CHANNEL}, ${p("id")}::text)::text as announced from k`;
+
+/**
  * The usual create, one statement: the wallet's bound goes up by one while it is below the cap
  * (a wallet's first key inserts its row), and only then do the balance, the key and its event go
  * in. `INSERT ... ON CONFLICT DO UPDATE` locks the wallet's row and judges the `WHERE` on its newest
@@ -106,7 +114,7 @@ const atMost = sql.identifier(walletActiveKeys.atMost.name);
 const boundedStatement = sql`with w as (insert into ${walletActiveKeys} (${columnList([
   walletActiveKeys.wallet,
   walletActiveKeys.atMost,
-])}) values (${p("wallet")}::text, 1) on conflict (${sql.identifier(walletActiveKeys.wallet.name)}) do update set ${atMost} = ${walletActiveKeys.atMost} + 1 where ${walletActiveKeys.atMost} < ${p("maxActiveKeys")}::int returning 1), ${inserts("w")} select 1 as inserted from k`;
+])}) values (${p("wallet")}::text, 1) on conflict (${sql.identifier(walletActiveKeys.wallet.name)}) do update set ${atMost} = ${walletActiveKeys.atMost} + 1 where ${walletActiveKeys.atMost} < ${p("maxActiveKeys")}::int returning 1), ${inserts("w")} ${insertedAndAnnounced}`;
 
 /**
  * The create when the bound has reached the cap: the wallet's active keys are counted exactly, the
@@ -116,7 +124,7 @@ const boundedStatement = sql`with w as (insert into ${walletActiveKeys} (${colum
 const countedStatement = sql`with n as (select count(*)::int as active from ${apiKeys} where ${and(
   eq(apiKeys.wallet, p("wallet")),
   statusCondition("active", p("now")),
-)}), ok as (select 1 from n where active < ${p("maxActiveKeys")}::int), ${inserts("ok")}, u as (update ${walletActiveKeys} set ${atMost} = (select active from n) + (select count(*)::int from k) where ${walletActiveKeys.wallet} = ${p("wallet")}::text) select 1 as inserted from k`;
+)}), ok as (select 1 from n where active < ${p("maxActiveKeys")}::int), ${inserts("ok")}, u as (update ${walletActiveKeys} set ${atMost} = (select active from n) + (select count(*)::int from k) where ${walletActiveKeys.wallet} = ${p("wallet")}::text) ${insertedAndAnnounced}`;
 
 const dialect = new PgDialect();
 const bounded = dialect.sqlToQuery(boundedStatement);

@@ -94,6 +94,7 @@ export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: K
     async create(params) {
       const created = await createKey(driver, { ...params, prefix, maxActiveKeys });
       if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
+      changes.created(created.row.id);
       return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now, created.credits) };
     },
     async list(params) {

@@ -2,9 +2,8 @@ import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { usage, usageInput } from "../schemas/usage.js";
 import { router, sessionProcedure } from "../trpc.js";
-import { MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
-
-const DEFAULT_RANGE_MS = 30 * 86_400_000;
+import { batchUsageCells, isUsageBatch, MAX_BATCH_USAGE_CELLS } from "../usage/batch-cost.js";
+import { DEFAULT_RANGE_MS, MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
 
 /** How each procedure is served as REST (see routers/rest.ts). */
 export const usageHttp = {
@@ -24,7 +23,7 @@ export const usageRouter = router({
       openApiMeta(usageHttp.get, {
         tags: ["usage"],
         summary: "Usage statistics of a wallet's keys",
-        description: `Counts every verification of the wallet's keys by outcome: totals, one row per key with usage (plus \`keyId\` when filtered) and a zero-filled series with one entry per bucket. \`from\` is inclusive, \`to\` exclusive (default: the last 30 days); both are widened to whole UTC buckets of \`granularity\` (hour or day, default day) and the answer carries the widened range. At most ${MAX_RANGE_DAYS} days and ${MAX_BUCKETS} buckets, else 400. Another wallet is 403; a \`keyId\` that is not this wallet's is 404. Counts are written from an in-memory buffer every USAGE_FLUSH_INTERVAL_MS (default 1 s), so the latest second may not show yet.`,
+        description: `Counts every verification of the wallet's keys by outcome: totals, one row per key with usage (plus \`keyId\` when filtered) and a zero-filled series with one entry per bucket. \`from\` is inclusive, \`to\` exclusive (default: the last 30 days); both are widened to whole UTC buckets of \`granularity\` (hour or day, default day) and the answer carries the widened range. At most ${MAX_RANGE_DAYS} days and ${MAX_BUCKETS} buckets, else 400; over tRPC, the usage queries of one batch may ask for at most ${MAX_BATCH_USAGE_CELLS} buckets × keys together (an unfiltered query counts every key of the wallet), else each is 400. Another wallet is 403; a \`keyId\` that is not this wallet's is 404. Counts are written from an in-memory buffer every USAGE_FLUSH_INTERVAL_MS (default 1 s), so the latest second may not show yet.`,
       }),
     )
     .input(usageInput)
@@ -37,6 +36,17 @@ export const usageRouter = router({
       const from = input.from ?? new Date(to.getTime() - DEFAULT_RANGE_MS);
       const resolved = resolveUsageRange(from, to, input.granularity);
       if (!resolved.ok) throw new TRPCError({ code: "BAD_REQUEST", message: resolved.message });
+      // Every call of an oversized batch fails alike, so the whole batch is 400.
+      if (
+        isUsageBatch(ctx.batchCalls) &&
+        (await batchUsageCells(ctx.batchCalls, ctx.wallet, (wallet) => ctx.usage.countKeys(wallet))) >
+          MAX_BATCH_USAGE_CELLS
+      ) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `The usage queries of one batch may ask for at most ${MAX_BATCH_USAGE_CELLS} buckets × keys together`,
+        });
+      }
 
       const answer = await ctx.usage.read({
         wallet: ctx.wallet,

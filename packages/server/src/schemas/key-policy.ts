@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storedJsonProblem } from "./stored-json.js";
 
 /** Longest permission string. */
 export const MAX_PERMISSION_LENGTH = 64;
@@ -60,9 +61,20 @@ export function jsonBytes(value: unknown): number {
 
 const utf8 = new TextEncoder();
 
-/** `meta`: any JSON object the backend wants back from verify, at most 1 KiB of JSON. */
+/**
+ * `meta`: any JSON object the backend wants back from verify, at most 1 KiB of JSON, that PostgreSQL
+ * stores as sent: no lone surrogate, no U+0000 and no key named `__proto__` at any depth (see
+ * `storedJsonProblem`). Checked before the record is parsed, since parsing drops `__proto__`.
+ */
 export const meta = z
-  .record(z.string(), z.json())
+  .preprocess(
+    (value, ctx) => {
+      const problem = storedJsonProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+      return value;
+    },
+    z.record(z.string(), z.json()),
+  )
   .refine((value) => jsonBytes(value) <= MAX_META_BYTES, `must be at most ${MAX_META_BYTES} bytes of JSON`)
   .meta({
     id: "KeyMeta",

@@ -13,6 +13,8 @@ export interface UsageReader {
    * @returns null when `keyId` is not one of the wallet's keys.
    */
   read(params: { wallet: string; range: UsageRange; keyId: string | null }): Promise<Usage | null>;
+  /** How many keys the wallet has, whatever their status (an unfiltered read covers them all). */
+  countKeys(wallet: string): Promise<number>;
 }
 
 /** The usage reader over the database: drizzle for the key check, raw SQL for the rollup read. */
@@ -34,6 +36,9 @@ export function createUsageReader(db: Db, rawQuery: RawQuery): UsageReader {
         await rawQuery(USAGE_SUMS_SQL[range.granularity], usageSumsParams(wallet, range, keyId)),
       );
       return buildUsageFromSums({ wallet, range, ...sums, include });
+    },
+    async countKeys(wallet) {
+      return db.$count(apiKeys, eq(apiKeys.wallet, wallet));
     },
   };
 }

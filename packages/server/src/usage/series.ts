@@ -3,6 +3,9 @@ import type { UsageOutcome } from "./outcome.js";
 
 export type Granularity = "hour" | "day";
 
+/** The range of a usage query that names neither end: the last 30 days. */
+export const DEFAULT_RANGE_MS = 30 * 86_400_000;
+
 /** Longest range a usage query may span, and most buckets it may answer with. */
 export const MAX_RANGE_DAYS = 366;
 export const MAX_BUCKETS = 2_000;

@@ -21,6 +21,12 @@ export interface KeyChanges {
     db: Db,
     change: (tx: Tx, keyChanged: KeyChanged, walletChanged: WalletChanged) => Promise<T>,
   ): Promise<T>;
+  /**
+   * A key was just created (committed): this instance's cache forgets every unknown hash at once.
+   * The create's own statement NOTIFYs its id (keys/insert-under-cap.ts), so every other instance
+   * forgets them when the notification arrives.
+   */
+  created(keyId: string): void;
 }
 
 /**
@@ -51,6 +57,9 @@ export function createKeyChanges(cache: Pick<KeyCache, "invalidate" | "invalidat
       for (const keyId of changed) cache.invalidate(keyId);
       for (const wallet of wallets) cache.invalidateWallet(wallet);
       return result;
+    },
+    created(keyId) {
+      cache.invalidate(keyId);
     },
   };
 }

@@ -12,7 +12,7 @@ export interface KeyCacheOptions {
   ttlMs?: number;
   /** Most unknown hashes remembered. Default 10,000. */
   negativeMax?: number;
-  /** How long an unknown hash is remembered. Default 60 s. */
+  /** How long an unknown hash is remembered. Default 15 s (docs/decisions.md, "Unknown keys"). */
   negativeTtlMs?: number;
   /** The TTL clock in ms, above 0; default lru-cache's (`performance.now`). Tests move one by hand. */
   now?: () => number;
@@ -26,7 +26,7 @@ export interface KeyCache {
   generation(): number;
   /** Caches a loaded record (or its absence), unless an invalidation happened since `generation`. */
   set(hash: string, record: KeyRecord | null, generation: number): void;
-  /** Forgets one key, e.g. after its revoke or roll. */
+  /** Forgets one key, e.g. after its revoke or roll, and every unknown hash (a create or roll may have made one known). */
   invalidate(keyId: string): void;
   /** Forgets every key of a wallet, e.g. after its wallet-wide limit changed. */
   invalidateWallet(wallet: string): void;
@@ -36,11 +36,12 @@ export interface KeyCache {
 }
 
 /**
- * Creates the key cache: a bounded LRU of records plus a small negative cache of hashes that
- * matched no key. The negative cache cannot hide a new key: a secret is 190 random bits, so
- * its hash is never looked up before the key exists, and roll issues a new secret (new hash)
- * rather than reusing one. Only a forged guess could be cached before creation, and that is
- * already a guessed secret.
+ * Creates the key cache: a bounded LRU of records plus a small, short-lived negative cache of hashes
+ * that matched no key, so a flood of forged keys (valid checksums) costs one database read per
+ * distinct key rather than one per request. A secret is 190 random bits, so its hash is all but
+ * never looked up before the key exists; still, every key change (a create and a roll announce the
+ * new key's id: see announce-key-changes.ts) forgets all unknown hashes, on every instance, so a
+ * remembered miss can never hide a key that exists.
  */
 export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
   const idToHash = new Map<string, string>();
@@ -67,7 +68,7 @@ export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
   const unknown = new LRUCache<string, true>({
     ...clock,
     max: options.negativeMax ?? 10_000,
-    ttl: options.negativeTtlMs ?? 60_000,
+    ttl: options.negativeTtlMs ?? 15_000,
   });
   let generation = 0;
 
@@ -100,6 +101,7 @@ export function createKeyCache(options: KeyCacheOptions = {}): KeyCache {
       generation++;
       const hash = idToHash.get(keyId);
       if (hash !== undefined) records.delete(hash);
+      unknown.clear();
     },
     invalidateWallet(wallet) {
       generation++;
