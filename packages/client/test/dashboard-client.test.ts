@@ -26,6 +26,9 @@ describe("createDashboardClient against the real proxy", () => {
     // The stand-in agent streams plain text; chat is open to all here (sessions are the proxy's tests).
     proxy = await startProxy({
       COINGECKO_BASE_URL: coingecko.baseUrl,
+      // Every call here comes from one address: its share of the upstream budget is not under test.
+      COINGECKO_CLIENT_CALLS_PER_MINUTE: "1000",
+      COINGECKO_CALLS_PER_MINUTE: "1000",
       AGENT_URL: agent.url,
       AGENT_PROTOCOL: "text",
       CHAT_ACCESS: "public",
