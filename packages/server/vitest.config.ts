@@ -13,6 +13,8 @@ export const slowTests = [
   "test/restart.test.ts",
   "test/shutdown.test.ts",
   "test/start.test.ts",
+  // The root launcher: a full build (the dashboard too) before both servers start.
+  "test/launcher.test.ts",
   "test/database-outage.test.ts",
   "test/concurrency.test.ts",
   "test/credits-concurrency.test.ts",
