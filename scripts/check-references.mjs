@@ -1,6 +1,6 @@
 // `pnpm lint` runs this after biome: no source, script, test or bench file may point a reader at things the
-// repository does not hold: an issue number ("issue 12"), the team's DECISIONS.md or API.md. Comments point at
-// docs/ instead; an upstream bug is cited as owner/repo#N. Prints each offending line and exits 1.
+// repository does not hold: the word "issue" followed by a number, the team's decisions file or API.md.
+// Comments point at docs/ instead; an upstream bug is cited as owner/repo#N. Prints each offending line and exits 1.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -93,11 +93,12 @@ describe("the agent's stream is bounded", () => {
   });
 
   it("keeps an answer whose events each come within the idle time", async () => {
-    await start({ CHAT_IDLE_TIMEOUT_MS: "300" });
+    // Half a second of silence under a 1.5 s bound: wide enough for a loaded machine's late timers.
+    await start({ CHAT_IDLE_TIMEOUT_MS: "1500" });
     agent.behave({ kind: "stream", first: openAiChunk({ content: "a" }), rest: "data: [DONE]\n\n" });
     const pending = proxy.call(CHAT, ask);
     await expect.poll(() => agent.calls.length).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     agent.release();
     expect((await pending).text).toBe(`data: ${JSON.stringify({ delta: "a" })}\n\n${DONE}`);
   });

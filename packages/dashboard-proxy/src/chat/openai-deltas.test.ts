@@ -83,7 +83,9 @@ describe("openAiDeltas", () => {
         ": keep-alive\n\n",
         chunk("b"),
       ]);
-      expect(await collect(openAiDeltas(body, bounds))).toEqual(["a", "b"]);
+      // 400 ms of idle bound against 100 ms gaps: room for a loaded machine's late timers, and still
+      // less than the 500 ms the whole answer takes, so only the comments keep it alive.
+      expect(await collect(openAiDeltas(body, { ...bounds, idleMs: 400 }))).toEqual(["a", "b"]);
     });
 
     it("ends an event trickled a few bytes at a time once no event completed within the idle time", async () => {
