@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CreateAppOptions, EnvSource } from "../src/index.js";
 import { SESSION_COOKIE } from "../src/session/cookies.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
-import { COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
+import { COINGECKO_KEY, type RunningProxy, startMarketProxy } from "./support/proxy.js";
 import { openTestRedis, TEST_REDIS_URL, type TestRedis } from "./support/redis.js";
 
 // The upstream budget over real HTTP, against the CoinGecko stand-in that counts calls. Time is a
@@ -52,24 +52,16 @@ describe.each(STORES)("upstream budget ($name)", ({ url }) => {
   });
 
   async function start(env: EnvSource = {}, options: CreateAppOptions = {}): Promise<RunningProxy> {
-    const proxy = await startProxy(
+    const proxy = await startMarketProxy(
+      { coingeckoUrl: cg.baseUrl, clock: () => clock, redis },
       {
-        COINGECKO_BASE_URL: cg.baseUrl,
-        COINGECKO_API_KEY: COINGECKO_KEY,
-        COINGECKO_STARTUP_CHECK: "off",
         // One client sends everything: the per-IP limit and the client's share are not under test
         // here (test/prices-share.test.ts tests the share).
         RATE_LIMIT_PER_MINUTE: "1000000",
         COINGECKO_CLIENT_CALLS_PER_MINUTE: "1000000",
-        ...(redis === undefined ? {} : { REDIS_KEY_PREFIX: redis.prefix }),
         ...env,
       },
-      {
-        clock: () => clock,
-        cache: { now: () => clock },
-        ...(redis === undefined ? {} : { redis: redis.client() }),
-        ...options,
-      },
+      options,
     );
     proxies.push(proxy);
     return proxy;

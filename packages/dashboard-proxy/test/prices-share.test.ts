@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CreateAppOptions, EnvSource } from "../src/index.js";
 import { SESSION_COOKIE } from "../src/session/cookies.js";
 import { type CoinGeckoStandIn, startCoinGecko } from "./support/coingecko-stand-in.js";
-import { COINGECKO_KEY, type RunningProxy, startProxy } from "./support/proxy.js";
+import { COINGECKO_KEY, type RunningProxy, startMarketProxy } from "./support/proxy.js";
 import { openTestRedis, TEST_REDIS_URL, type TestRedis } from "./support/redis.js";
 
 // Who may spend the upstream budget (docs/dashboard-proxy.md, "Upstream budget"), over real HTTP
@@ -58,21 +58,13 @@ describe.each(STORES)("market budget shares ($name)", ({ url }) => {
 
   /** A proxy on Demo's defaults (30 calls a minute, 5 per client) unless `env` says otherwise. */
   async function start(env: EnvSource = {}, options: CreateAppOptions = {}): Promise<RunningProxy> {
-    const proxy = await startProxy(
+    const proxy = await startMarketProxy(
+      { coingeckoUrl: cg.baseUrl, clock: () => clock, redis },
       {
-        COINGECKO_BASE_URL: cg.baseUrl,
-        COINGECKO_API_KEY: COINGECKO_KEY,
-        COINGECKO_STARTUP_CHECK: "off",
         TRUSTED_PROXIES: "127.0.0.1",
-        ...(redis === undefined ? {} : { REDIS_KEY_PREFIX: redis.prefix }),
         ...env,
       },
-      {
-        clock: () => clock,
-        cache: { now: () => clock },
-        ...(redis === undefined ? {} : { redis: redis.client() }),
-        ...options,
-      },
+      options,
     );
     proxies.push(proxy);
     return proxy;

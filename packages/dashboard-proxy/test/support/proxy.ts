@@ -1,6 +1,7 @@
 import { request as httpRequest, Server } from "node:http";
 import { serveApp } from "../../src/http/serve.js";
 import { type CreateAppOptions, createApp, type EnvSource, parseEnv } from "../../src/index.js";
+import type { TestRedis } from "./redis.js";
 
 /** Upstream secrets the tests hand the proxy; none may ever come back out. */
 export const COINGECKO_KEY = "CG-test-coingecko-key-7f3a9c1e";
@@ -91,4 +92,36 @@ export async function startProxy(env: EnvSource, options: CreateAppOptions = {})
       }),
     close: () => server.close(true),
   };
+}
+
+/** Where a market-data test's proxy gets its data, time and (optionally) its shared Redis. */
+export interface MarketSetup {
+  /** The CoinGecko stand-in's base URL. */
+  coingeckoUrl: string;
+  /** The injected clock of the budget, the limits and the cache. */
+  clock: () => number;
+  redis?: TestRedis;
+}
+
+/**
+ * A proxy on the CoinGecko stand-in (start-up check off) with the injected clock, sharing `redis`
+ * when given; `env` and `options` are added last.
+ * @example await startMarketProxy({ coingeckoUrl: cg.baseUrl, clock: () => now }, { COINGECKO_CALLS_PER_MINUTE: "2" })
+ */
+export function startMarketProxy(
+  setup: MarketSetup,
+  env: EnvSource = {},
+  options: CreateAppOptions = {},
+): Promise<RunningProxy> {
+  const { redis, clock } = setup;
+  return startProxy(
+    {
+      COINGECKO_BASE_URL: setup.coingeckoUrl,
+      COINGECKO_API_KEY: COINGECKO_KEY,
+      COINGECKO_STARTUP_CHECK: "off",
+      ...(redis === undefined ? {} : { REDIS_KEY_PREFIX: redis.prefix }),
+      ...env,
+    },
+    { clock, cache: { now: clock }, ...(redis === undefined ? {} : { redis: redis.client() }), ...options },
+  );
 }
