@@ -1,4 +1,10 @@
-import { issuesFromZod, KeyportError, networkError, toKeyportError } from "@keyport/errors";
+import {
+  issuesFromZod,
+  KeyportError,
+  networkError,
+  REQUEST_ID_HEADER,
+  toKeyportError,
+} from "@keyport/errors";
 import type { z } from "zod";
 
 /** A fetch as the dashboard client calls it. */
@@ -32,6 +38,7 @@ export async function errorFromResponse(response: Response): Promise<KeyportErro
   }
   return toKeyportError(response.status, json, {
     fallbackMessage: `The proxy answered HTTP ${response.status}`,
+    requestId: response.headers.get(REQUEST_ID_HEADER),
   });
 }
 

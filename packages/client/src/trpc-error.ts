@@ -3,6 +3,7 @@ import {
   toKeyportError as fromEnvelope,
   KeyportError,
   networkError,
+  REQUEST_ID_HEADER,
   readIssues,
 } from "@keyport/errors";
 import { TRPCClientError } from "@trpc/client";
@@ -11,8 +12,21 @@ import { z } from "zod";
 // The error shape's `data` as the server's error formatter sends it; validated, never assumed. Read by
 // shape, so a `TRPCClientErrorLike` from TanStack Query's hooks (or another copy of tRPC) reads the same.
 const withErrorData = z.object({
-  data: z.object({ code: z.string(), httpStatus: z.number().int(), issues: z.unknown() }),
+  data: z.object({
+    code: z.string(),
+    httpStatus: z.number().int(),
+    issues: z.unknown(),
+    requestId: z.unknown(),
+  }),
 });
+
+/** The answer's `X-Request-Id` header, when the error carries the HTTP response (tRPC's `meta.response`). */
+function requestIdHeader(error: unknown): string | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const response = error.meta?.response;
+  if (typeof Response === "undefined" || !(response instanceof Response)) return null;
+  return response.headers.get(REQUEST_ID_HEADER);
+}
 
 /**
  * Turns whatever a Keyport call failed with into a KeyportError: for a `TRPCClientError`, the server's code,
@@ -26,11 +40,15 @@ export function toKeyportError(error: unknown): KeyportError {
   if (error instanceof KeyportError) return error;
   const shaped = withErrorData.safeParse(error);
   if (shaped.success && error instanceof Error) {
-    const { code, httpStatus } = shaped.data.data;
+    const { code, httpStatus, requestId } = shaped.data.data;
     const issues = readIssues(shaped.data.data.issues);
     // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
     const message = issues && issues.length > 0 ? describeIssues(issues) : error.message;
-    return fromEnvelope(httpStatus, { code, message, issues }, { fallbackMessage: message, cause: error });
+    return fromEnvelope(
+      httpStatus,
+      { code, message, issues, requestId },
+      { fallbackMessage: message, requestId: requestIdHeader(error), cause: error },
+    );
   }
   if (!(error instanceof TRPCClientError)) return networkError(error);
   if (error.cause?.name === "AbortError") {
@@ -46,6 +64,7 @@ export function toKeyportError(error: unknown): KeyportError {
   if (typeof Response !== "undefined" && response instanceof Response) {
     return fromEnvelope(response.status, undefined, {
       fallbackMessage: `The server answered HTTP ${response.status} without a tRPC error body`,
+      requestId: response.headers.get(REQUEST_ID_HEADER),
       cause: error,
     });
   }

@@ -112,6 +112,8 @@ describe("createDashboardClient against the real proxy", () => {
         name: "KeyportError",
         code: "BAD_GATEWAY",
         status: 502,
+        // The proxy's id for the request, by which its log lines are found.
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     } finally {
       coingecko.failWith = undefined;

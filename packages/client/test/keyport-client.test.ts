@@ -189,6 +189,8 @@ describe("createKeyportClient against the real server", () => {
     expect(error).toMatchObject({ code: "BAD_REQUEST", status: 400 });
     expect(new Set(error.issues?.map((issue) => issue.path.join(".")))).toEqual(new Set(["name"]));
     expect(error.message).toMatch(/^Invalid input: name: /);
+    // The id the server gave the request, to quote to its operator (its X-Request-Id header).
+    expect(error.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it("reports another wallet's list as FORBIDDEN 403 and an unknown key as NOT_FOUND 404", async () => {

@@ -31,6 +31,22 @@ describe("toKeyportError", () => {
     });
   });
 
+  it("carries the request's id: the envelope's (a 5xx) over the header's, a header's alone otherwise", () => {
+    const envelope = {
+      code: "INTERNAL_SERVER_ERROR",
+      message: "Internal server error",
+      requestId: "from-body",
+    };
+    expect(toKeyportError(500, envelope, { requestId: "from-header" }).requestId).toBe("from-body");
+    expect(
+      toKeyportError(404, { code: "NOT_FOUND", message: "No such key" }, { requestId: "r-1" }).requestId,
+    ).toBe("r-1");
+    expect(toKeyportError(502, "<html>", { requestId: "r-2" }).requestId).toBe("r-2");
+    // A header that is not an id (too long, control characters) is left out, never echoed.
+    expect(toKeyportError(404, undefined, { requestId: "x".repeat(500) }).requestId).toBeUndefined();
+    expect(toKeyportError(404, undefined, { requestId: null }).requestId).toBeUndefined();
+  });
+
   it("keeps the cause it is given", () => {
     const cause = new Error("underlying");
     expect(toKeyportError(500, undefined, { cause }).cause).toBe(cause);

@@ -1,6 +1,7 @@
 import { codeForStatus, type KeyportErrorCode, NETWORK_ERROR_STATUS } from "./codes.js";
 import { readEnvelope } from "./envelope.js";
 import { type ErrorIssue, type IssueSource, issuesFromZod } from "./issues.js";
+import { isRequestId } from "./request-id.js";
 
 /** What a `KeyportError` is built from. */
 export interface KeyportErrorInit {
@@ -8,12 +9,15 @@ export interface KeyportErrorInit {
   status: number;
   message: string;
   issues?: ErrorIssue[] | undefined;
+  /** The request's `X-Request-Id`: the id by which its log lines are found (docs/api.md, Errors). */
+  requestId?: string | undefined;
   cause?: unknown;
 }
 
 /**
  * The one error Keyport's clients throw: the API's `code`, the HTTP `status` (0 when no response
- * arrived) and, for validation errors, `issues`.
+ * arrived), for validation errors `issues`, and, when the answer named it, the `requestId` to quote
+ * to the operator (as Stripe's `requestId` on its errors).
  * @example
  * try { await keyport.keys.create.mutate({ name: "" }) }
  * catch (error) { if (error instanceof KeyportError && error.code === "BAD_REQUEST") showIssues(error.issues) }
@@ -23,12 +27,14 @@ export class KeyportError extends Error {
   readonly code: KeyportErrorCode;
   readonly status: number;
   readonly issues: ErrorIssue[] | undefined;
+  readonly requestId: string | undefined;
 
   constructor(init: KeyportErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = init.code;
     this.status = init.status;
     this.issues = init.issues;
+    this.requestId = init.requestId;
   }
 }
 
@@ -36,6 +42,8 @@ export class KeyportError extends Error {
 export interface ToKeyportErrorOptions {
   /** The message when `body` is not an envelope; default "The server answered HTTP <status>". */
   fallbackMessage?: string;
+  /** The answer's `X-Request-Id` header; the envelope's own `requestId` (on a 5xx) wins. */
+  requestId?: string | null | undefined;
   cause?: unknown;
 }
 
@@ -51,11 +59,14 @@ export function toKeyportError(
 ): KeyportError {
   const envelope = readEnvelope(body);
   const { cause } = options;
-  if (envelope !== undefined) return new KeyportError({ ...envelope, status, cause });
+  const header = isRequestId(options.requestId) ? options.requestId : undefined;
+  if (envelope !== undefined)
+    return new KeyportError({ ...envelope, requestId: envelope.requestId ?? header, status, cause });
   return new KeyportError({
     code: codeForStatus(status),
     status,
     message: options.fallbackMessage ?? `The server answered HTTP ${status}`,
+    requestId: header,
     cause,
   });
 }

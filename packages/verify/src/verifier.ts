@@ -1,4 +1,4 @@
-import { type KeyportError, toKeyportError } from "@keyport/errors";
+import { type KeyportError, REQUEST_ID_HEADER, toKeyportError } from "@keyport/errors";
 import type { VerifyOptions } from "./server-types.js";
 import {
   isVerification,
@@ -103,7 +103,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const parsed = parseJson(text);
     if (response.status !== 200) {
       answered();
-      throw requestRefused(response.status, parsed);
+      throw requestRefused(response.status, parsed, response.headers.get(REQUEST_ID_HEADER));
     }
     if (!isVerification(parsed)) return unavailable("bad_answer", response.status);
     answered();
@@ -139,8 +139,9 @@ function describe(reason: UnavailableReason, status: number | null, timeoutMs: n
 }
 
 // Keyport's envelope names the fields it refused; its messages never echo the key.
-function requestRefused(status: number, body: unknown): KeyportError {
+function requestRefused(status: number, body: unknown, requestId: string | null): KeyportError {
   return toKeyportError(status, body, {
     fallbackMessage: `Keyport refused the verification with HTTP ${status}`,
+    requestId,
   });
 }

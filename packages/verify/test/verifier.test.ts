@@ -144,6 +144,8 @@ describe("createVerifier against the real Keyport server", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(KeyportError);
     expect(error).toMatchObject({ code: "BAD_REQUEST", status: 400, issues: [{ path: ["key"] }] });
+    // The server's id for the refused request, to quote to its operator.
+    expect(error).toMatchObject({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(JSON.stringify(error) + String(error)).not.toContain(key);
   });
 
