@@ -131,7 +131,7 @@ describe("pnpm bench smoke run of the verification rows judged against other row
     for (const [name, target] of [
       ["verify-trpc", "ratio >= 0.5"],
       ["verify-trpc-vs-rest", "ratio >= 0.6"],
-    ]) {
+    ] as const) {
       expect(row(name)).toMatchObject({
         database: "postgres",
         status: "measured",
