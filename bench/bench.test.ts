@@ -54,6 +54,8 @@ describe("pnpm bench smoke run (one short round of the cached price scenario)", 
     expect(stdout).toMatch(/^Machine: .+, \d+ cores, .*Node v\d+/m);
     expect(stdout).toContain("| scenario | db | req/s | p50 ms | p99 ms |");
     expect(stdout).toMatch(/^\| proxy-prices \| - \| \d+ \|/m);
+    // The RSS cell carries its verdict and the limit it was judged against.
+    expect(stdout).toMatch(/^\| proxy-prices \|.*\| \d+ (PASS|MISS) \(< 200\) \|$/m);
   });
 
   it("writes results.json with the machine, settings and measured req/s, latencies, ratio and verdicts", () => {
@@ -70,6 +72,7 @@ describe("pnpm bench smoke run (one short round of the cached price scenario)", 
           target: "ratio >= 0.7",
           pass: expect.any(Boolean),
           rssMb: expect.any(Number),
+          rssLimitMb: 200,
           rssPass: expect.any(Boolean),
         },
       ],
@@ -77,6 +80,85 @@ describe("pnpm bench smoke run (one short round of the cached price scenario)", 
     const row = field(field(results, "results"), "0");
     expect(field(field(row, "scenario"), "rps")).toBeGreaterThan(0);
     expect(field(field(row, "baseline"), "rps")).toBeGreaterThan(0);
+  });
+});
+
+/** Runs `pnpm bench` with `args` (plus `--out`); resolves with its stdout and parsed results.json. */
+async function runBench(args: readonly string[]): Promise<{ stdout: string; results: unknown }> {
+  const dir = await mkdtemp(join(tmpdir(), "keyport-bench-test-"));
+  try {
+    const out = join(dir, "results.json");
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "bench/run.ts", ...args, "--out", out],
+        { cwd: ROOT, timeout: 170_000 },
+        (error, output, errors) =>
+          error ? reject(new Error(`${error.message}\n${errors}`)) : resolve(output),
+      );
+    });
+    return { stdout, results: JSON.parse(await readFile(out, "utf8")) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe("pnpm bench smoke run of the verification rows judged against other rows (PostgreSQL, Redis)", () => {
+  let stdout: string;
+  let rows: unknown[];
+
+  beforeAll(async () => {
+    const run = await runBench([
+      "--quick",
+      "--only",
+      "verify-trpc,verify-credits-redis",
+      "--db",
+      "postgres",
+      "--duration",
+      "0.5",
+    ]);
+    stdout = run.stdout;
+    const results = field(run.results, "results");
+    rows = Array.isArray(results) ? results : [];
+  }, 180_000);
+
+  /** The measured row of `name`, its baseline's req/s and its target. */
+  function row(name: string): unknown {
+    return rows.find((candidate) => field(candidate, "name") === name);
+  }
+
+  it("judges tRPC against bare node:http and against REST in the same run, each with its baseline's req/s", () => {
+    for (const [name, target] of [
+      ["verify-trpc", "ratio >= 0.5"],
+      ["verify-trpc-vs-rest", "ratio >= 0.6"],
+    ] as const) {
+      expect(row(name)).toMatchObject({
+        database: "postgres",
+        status: "measured",
+        scenario: { rps: expect.any(Number) },
+        baseline: { rps: expect.any(Number) },
+        ratio: expect.any(Number),
+        target,
+      });
+      expect(stdout).toMatch(
+        new RegExp(`^\\| ${name} \\| postgres \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| \\d+ \\|`, "m"),
+      );
+    }
+    expect(field(field(row("verify-trpc-vs-rest"), "baseline"), "name")).toMatch(/REST verify, plain key/);
+    expect(field(field(row("verify-trpc"), "baseline"), "name")).toMatch(/bare node:http/);
+  });
+
+  it("judges a credits key on a server with REDIS_URL against a plain key on that server, with its RSS", () => {
+    expect(row("verify-credits-redis")).toMatchObject({
+      database: "postgres",
+      status: "measured",
+      scenario: { rps: expect.any(Number) },
+      baseline: { rps: expect.any(Number), name: expect.stringMatching(/REDIS_URL, plain key/) },
+      ratio: expect.any(Number),
+      target: "ratio >= 0.7",
+      rssMb: expect.any(Number),
+      rssLimitMb: 200,
+    });
   });
 });
 
@@ -120,6 +202,22 @@ describe("bench building blocks", () => {
         rssMb: 250,
       }),
     ).toMatchObject({ pass: false, rssPass: false });
+  });
+
+  it("judges RSS under 200 MB on PostgreSQL and under 250 MB on the embedded database", () => {
+    const one = summarize("s", [{ rps: 10, p50: 1, p99: 2, ok: 1, non2xx: 0, errors: 0 }]);
+    const at = (database: "pglite" | "postgres", rssMb: number) =>
+      judge({
+        name: "s",
+        database,
+        target: { kind: "ratio", min: 0.5 },
+        scenario: one,
+        baseline: one,
+        rssMb,
+      });
+    expect(at("postgres", 220)).toMatchObject({ rssLimitMb: 200, rssPass: false });
+    expect(at("pglite", 220)).toMatchObject({ rssLimitMb: 250, rssPass: true });
+    expect(at("pglite", 260)).toMatchObject({ rssPass: false });
   });
 
   it("turns --quick into one short round and --only into a prefix filter", () => {

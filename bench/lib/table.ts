@@ -41,7 +41,7 @@ export function renderTable(results: readonly ScenarioResult[], machine: Machine
     r.overheadMs !== null ? `+${r.overheadMs.toFixed(2)} ms` : fmt(r.ratio, 2),
     r.target,
     verdict(r),
-    r.rssMb === null ? "-" : `${r.rssMb.toFixed(0)}${r.rssPass ? "" : " (over 200)"}`,
+    r.rssMb === null ? "-" : `${r.rssMb.toFixed(0)} ${r.rssPass ? "PASS" : "MISS"} (< ${r.rssLimitMb})`,
   ]);
   const lines = [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`);
   const notes = results

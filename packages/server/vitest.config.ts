@@ -13,6 +13,8 @@ export const slowTests = [
   "test/restart.test.ts",
   "test/shutdown.test.ts",
   "test/start.test.ts",
+  // Two child processes that churn the heap for seconds each.
+  "test/heap-growth.test.ts",
   // The root launcher: a full build (the dashboard too) before both servers start.
   "test/launcher.test.ts",
   "test/database-outage.test.ts",

@@ -1,12 +1,14 @@
 import { createApp } from "./app.js";
 import { initialisePgliteFolder } from "./db/pglite-init.js";
 import { EnvError, loadEnv } from "./env.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 import { publicUrl } from "./http/public-url.js";
 import { createLogger, errorSummary } from "./logger.js";
 
 // Entry point: `node dist/main.js` (or `tsx src/main.ts`). Exits 1 on bad settings, 0 after a graceful
 // SIGTERM/SIGINT.
 async function main(): Promise<void> {
+  limitHeapGrowth();
   let env: ReturnType<typeof loadEnv>;
   try {
     env = loadEnv();
