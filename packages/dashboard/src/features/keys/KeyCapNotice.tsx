@@ -19,7 +19,7 @@ export function KeyCapNotice({
   const notice = activeKeyCapNotice(active, cap);
   if (notice === null) return null;
   return (
-    <div className="notice" role="note">
+    <div className="notice notice-inline" role="note">
       <p>
         {notice === "full"
           ? `This wallet holds ${active} active keys, Keyport's default maximum (${cap}): revoke a key before creating another.`
