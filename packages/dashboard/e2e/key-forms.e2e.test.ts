@@ -158,11 +158,12 @@ describe("key forms and their feedback", () => {
     await page.getByRole("button", { name: "Roll", exact: true }).click();
     const roll = page.getByRole("dialog", { name: /Roll/ });
     await roll.getByRole("button", { name: "Roll", exact: true }).click();
+    // Toasts of create and roll come once the secret's modal is closed (the page behind it is inert).
+    await closeSecret(page.getByRole("dialog", { name: "Your new key" }));
     await page
       .getByRole("status")
       .getByText(/Key “toast key” rolled: the old secret works until/)
       .waitFor();
-    await closeSecret(page.getByRole("dialog", { name: "Your new key" }));
 
     await page.getByRole("button", { name: "Revoke", exact: true }).click();
     const revoke = page.getByRole("dialog", { name: /Revoke/ });

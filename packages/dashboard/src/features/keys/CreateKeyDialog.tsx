@@ -25,10 +25,9 @@ export function CreateKeyDialog() {
   const [attempt, setAttempt] = useState(0);
   const create = useMutation({
     ...trpc.keys.create.mutationOptions({
-      onSuccess: (answer) => {
+      onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
-        showToast(`Key “${answer.apiKey.name}” created.`);
       },
     }),
     // The answer holds the secret: keep it no longer than the dialog shows it.
@@ -37,6 +36,9 @@ export function CreateKeyDialog() {
   const guard = useGuardedClose(close);
 
   function close() {
+    // The toast comes once the modal is gone: while it is open the rest of the page is inert, and a
+    // screen reader would not hear it.
+    if (create.data) showToast(`Key “${create.data.apiKey.name}” created.`);
     setOpen(false);
     setFields(EMPTY_KEY_FIELDS);
     setErrors([]);

@@ -21,25 +21,20 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(3_600);
-  const roll = useMutation({
-    ...trpc.keys.roll.mutationOptions({
-      onSuccess: (answer) => {
-        const until = answer.previous.revokedAt;
-        showToast(
-          until !== null && until > new Date()
-            ? `Key “${apiKey.name}” rolled: the old secret works until ${formatDateTime(until)}.`
-            : `Key “${apiKey.name}” rolled: the old secret no longer works.`,
-        );
-      },
-    }),
-    gcTime: 0,
-  });
+  const roll = useMutation({ ...trpc.keys.roll.mutationOptions(), gcTime: 0 });
   const guard = useGuardedClose(close);
 
   function close() {
     // The list refreshes only once the new secret is put away: the rolled key can no longer be rolled,
     // so a refresh while the secret shows would unmount this row's dialog and the secret with it.
     if (roll.data) {
+      // The toast comes once the modal is gone (while it is open the rest of the page is inert).
+      const until = roll.data.previous.revokedAt;
+      showToast(
+        until !== null && until > new Date()
+          ? `Key “${apiKey.name}” rolled: the old secret works until ${formatDateTime(until)}.`
+          : `Key “${apiKey.name}” rolled: the old secret no longer works.`,
+      );
       void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
     }
