@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
-import { createKey, refreshedUsageTotal, signIn, verifyOverRest } from "./support/flows.js";
+import { closeSecret, createKey, refreshedUsageTotal, signIn, verifyOverRest } from "./support/flows.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 // One wallet's story, in order: each test starts where the previous one left the page.
@@ -114,7 +114,7 @@ describe("keys, usage and the session in the browser", () => {
     rolledSecret = (await reveal.locator("code").textContent()) ?? "";
     expect(rolledSecret).toMatch(/^kp_/);
     expect(rolledSecret).not.toBe(secret);
-    await reveal.getByRole("button", { name: "Done" }).click();
+    await closeSecret(reveal);
     await page.getByText(/^revoking in (59|60) min$/).waitFor();
     expect(await verifyOverRest(stack.serverUrl, rolledSecret)).toMatchObject({ code: "VALID" });
     expect(await verifyOverRest(stack.serverUrl, secret)).toMatchObject({ code: "VALID" });

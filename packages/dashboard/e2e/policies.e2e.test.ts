@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
-import { refreshedUsageTotal, signIn } from "./support/flows.js";
+import { closeSecret, refreshedUsageTotal, signIn } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -91,19 +91,20 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     // A mistake is named before anything is sent.
     await dialog.getByRole("textbox", { name: "Metadata (optional)" }).fill('{"customerId": }');
     await dialog.getByRole("button", { name: "Create" }).click();
-    await dialog.getByRole("alert").getByText("The metadata is not valid JSON.").waitFor();
+    await dialog.getByText("The metadata is not valid JSON.").waitFor();
     await dialog.getByRole("textbox", { name: "Metadata (optional)" }).fill('{"customerId": "cus_123"}');
     await dialog.getByRole("button", { name: "Create" }).click();
 
     const reveal = page.getByRole("dialog", { name: "Your new key" });
-    secret = (await reveal.locator("code").textContent()) ?? "";
+    secret = (await reveal.locator("code").first().textContent()) ?? "";
     expect(secret).toMatch(/^kp_/);
     const example = reveal.getByRole("region", { name: "Example code" });
     expect(await example.textContent()).toContain('import { keyport } from "@keyport/verify/h3";');
-    expect(await example.textContent()).toContain(`Authorization: Bearer ${secret}`);
+    expect(await reveal.getByRole("region", { name: "Test call" }).textContent()).toContain(
+      `Authorization: Bearer ${secret}`,
+    );
     await checkView(page, "key-created-dialog");
-    await reveal.getByRole("button", { name: "Done" }).click();
-    await reveal.waitFor({ state: "hidden" });
+    await closeSecret(reveal);
 
     const row = page.getByRole("row", { name: /billing backend/ });
     await row.getByText("prices:read, keys.*", { exact: true }).waitFor();
@@ -170,7 +171,8 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await panel.getByRole("spinbutton", { name: "Requests" }).fill("1");
     await panel.getByRole("button", { name: "Set limit" }).click();
     await panel.getByText("Now: 1 / 60 s across all keys").waitFor();
-    await panel.getByRole("status").getByText("Wallet-wide limit saved.").waitFor();
+    // The confirmation is a toast in the page's status region, outside the panel.
+    await page.getByRole("status").getByText("Wallet-wide limit saved.").waitFor();
     await checkView(page, "keys-with-wallet-limit");
 
     expect(await verify(stack.serverUrl, secret)).toMatchObject({ code: "VALID" });

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
-import { signIn, verifyOverRest } from "./support/flows.js";
+import { closeSecret, signIn, verifyOverRest } from "./support/flows.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 // The key-created dialog's example points @keyport/verify at the Keyport server the proxy names in
@@ -35,10 +35,11 @@ describe("the key-created dialog's @keyport/verify example", () => {
     const code = (await example.getByRole("region", { name: "Example code" }).textContent()) ?? "";
     expect(code).toContain(`keyport({ baseUrl: ${JSON.stringify(stack.serverUrl)} })`);
     expect(code).not.toContain("localhost:3000");
-    const secret = /Bearer (kp_[0-9A-Za-z]+)/.exec(code)?.[1] ?? "";
+    const call = (await example.getByRole("region", { name: "Test call" }).textContent()) ?? "";
+    const secret = /Bearer (kp_[0-9A-Za-z]+)/.exec(call)?.[1] ?? "";
     expect(await verifyOverRest(stack.serverUrl, secret)).toMatchObject({ code: "VALID" });
     expect(await example.textContent()).toContain("pnpm pack:public");
-    await reveal.getByRole("button", { name: "Done" }).click();
+    await closeSecret(reveal);
     expect(session.problems).toEqual(NO_PROBLEMS);
   });
 });

@@ -13,6 +13,7 @@ import { wagmiConfig } from "./lib/wagmi";
 import { KeysRoute } from "./routes/keys";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { ErrorMessage, Loading } from "./ui/Status";
+import { Toaster } from "./ui/Toaster";
 import "./styles.css";
 
 // Keys is the first view; charts, activity, markets and chat load when first opened (the first-load budget).
@@ -22,8 +23,10 @@ const MarketsRoute = lazy(() =>
 );
 const CoinRoute = lazy(() => import("./routes/coin").then((module) => ({ default: module.CoinRoute })));
 const EventsRoute = lazy(() => import("./routes/events").then((module) => ({ default: module.EventsRoute })));
+const KeyRoute = lazy(() => import("./routes/key").then((module) => ({ default: module.KeyRoute })));
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
 
+const KEY_PATH = /^\/keys\/([A-Za-z0-9_]{1,100})\/?$/;
 const COIN_PATH = /^\/markets\/([a-z0-9][a-z0-9._-]{0,99})\/?$/;
 
 function Routes({ wallet }: { wallet: string }) {
@@ -35,6 +38,8 @@ function Routes({ wallet }: { wallet: string }) {
   }, [home]);
 
   if (home || pathname === "/keys") return <KeysRoute wallet={wallet} />;
+  const key = KEY_PATH.exec(pathname);
+  if (key?.[1]) return <KeyRoute wallet={wallet} id={key[1]} />;
   if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
   if (pathname === "/events") return <EventsRoute wallet={wallet} />;
   if (pathname === "/markets") return <MarketsRoute />;
@@ -90,6 +95,7 @@ function App() {
           </Suspense>
         </ErrorBoundary>
       </main>
+      <Toaster />
     </>
   );
 }

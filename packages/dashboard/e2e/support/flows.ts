@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { z } from "zod";
 
 /** Signs in from the signed-out screen and waits for the signed-in header. */
@@ -26,10 +26,16 @@ export async function createKey(
     await dialog.getByRole("spinbutton", { name: "Refill to" }).fill(policy.refillTo);
   await dialog.getByRole("button", { name: "Create" }).click();
   const reveal = page.getByRole("dialog", { name: "Your new key" });
-  const secret = (await reveal.locator("code").textContent()) ?? "";
-  await reveal.getByRole("button", { name: "Done" }).click();
-  await reveal.waitFor({ state: "hidden" });
+  const secret = (await reveal.locator("code").first().textContent()) ?? "";
+  await closeSecret(reveal);
   return secret;
+}
+
+/** Leaves the shown-once secret without copying it: "Done", then "Close without copying" when asked. */
+export async function closeSecret(reveal: Locator): Promise<void> {
+  await reveal.getByRole("button", { name: "Done" }).click();
+  await reveal.getByRole("button", { name: "Close without copying" }).click();
+  await reveal.waitFor({ state: "hidden" });
 }
 
 const verification = z.object({ valid: z.boolean(), code: z.string() });

@@ -17,12 +17,20 @@ export function usePathname(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
 }
 
-/** Goes to `to` without a page load; `replace` keeps history from growing (redirects). */
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** The current `location.search` (`?q=pay`, or ""), re-rendering on navigation like `usePathname`. */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
+/**
+ * Goes to `to` without a page load; `replace` keeps history from growing (redirects, typing in a search
+ * box); `keepScroll` stays where the page is (a filter changed, not a new page).
+ */
+export function navigate(to: string, options: { replace?: boolean; keepScroll?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, "", to);
   else window.history.pushState(null, "", to);
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
-  window.scrollTo?.(0, 0);
+  if (!options.keepScroll) window.scrollTo?.(0, 0);
 }
 
 /** Props of `Link`: an anchor whose `href` is a path of this app. */

@@ -7,13 +7,15 @@ export interface DialogProps {
   onClose: () => void;
   title: string;
   children: ReactNode;
+  /** Also call `onClose` on a click outside the dialog's box (on the backdrop). */
+  closeOnBackdrop?: boolean;
 }
 
 /**
  * A modal `<dialog>`: the browser traps focus (everything else is inert) and Escape closes it. Focus
  * goes back to what had it before opening, so keyboard users land where they were.
  */
-export function Dialog({ open, onClose, title, children }: DialogProps) {
+export function Dialog({ open, onClose, title, children, closeOnBackdrop = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -29,10 +31,22 @@ export function Dialog({ open, onClose, title, children }: DialogProps) {
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click has its keyboard twin in Escape (onCancel)
     <dialog
       ref={ref}
       className="dialog"
       aria-labelledby={titleId}
+      onClick={(event) => {
+        // A click on the backdrop lands on the <dialog> itself, outside its box.
+        if (!closeOnBackdrop || event.target !== event.currentTarget) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        const inside =
+          event.clientX >= box.left &&
+          event.clientX <= box.right &&
+          event.clientY >= box.top &&
+          event.clientY <= box.bottom;
+        if (!inside) onClose();
+      }}
       onCancel={(event) => {
         // Keep `open` in React's hands: the parent decides, then the effect closes the element.
         event.preventDefault();

@@ -4,21 +4,25 @@ import { describeError } from "../../lib/errors";
 import { useMeta } from "../../lib/meta";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { showToast } from "../../ui/toast";
 import { parseCreateKeyForm } from "./create-key-form";
+import type { FieldError } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { EMPTY_KEY_FIELDS } from "./key-fields";
 import { SecretReveal } from "./SecretReveal";
+import { useGuardedClose } from "./use-guarded-close";
 
 /**
  * The "Create key" button and its dialog: name, optional rate limit, expiry, permissions, credits and
- * metadata, then the secret once.
+ * metadata (errors beside their fields), then the secret once; leaving it before a copy asks first.
  */
 export function CreateKeyDialog() {
   const queryClient = useQueryClient();
   const meta = useMeta();
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(EMPTY_KEY_FIELDS);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [attempt, setAttempt] = useState(0);
   const create = useMutation({
     ...trpc.keys.create.mutationOptions({
       onSuccess: () => {
@@ -29,11 +33,16 @@ export function CreateKeyDialog() {
     // The answer holds the secret: keep it no longer than the dialog shows it.
     gcTime: 0,
   });
+  const guard = useGuardedClose(close);
 
   function close() {
+    // The toast comes once the modal is gone: while it is open the rest of the page is inert, and a
+    // screen reader would not hear it.
+    if (create.data) showToast(`Key “${create.data.apiKey.name}” created.`);
     setOpen(false);
     setFields(EMPTY_KEY_FIELDS);
-    setFormError(null);
+    setErrors([]);
+    setAttempt(0);
     create.reset();
   }
 
@@ -41,13 +50,15 @@ export function CreateKeyDialog() {
     event.preventDefault();
     const parsed = parseCreateKeyForm(fields, new Date());
     if (!parsed.ok) {
-      setFormError(parsed.message);
+      setErrors(parsed.errors);
+      setAttempt((count) => count + 1);
       return;
     }
-    setFormError(null);
+    setErrors([]);
     create.mutate(parsed.input);
   }
 
+  const formError = errors.find((error) => error.field === null)?.message;
   const error = formError ?? (create.isError ? describeError(create.error) : null);
 
   return (
@@ -55,15 +66,32 @@ export function CreateKeyDialog() {
       <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
         Create key
       </button>
-      <Dialog open={open} onClose={close} title={create.data ? "Your new key" : "Create key"}>
+      <Dialog
+        open={open}
+        onClose={create.data ? guard.request : close}
+        closeOnBackdrop={create.data !== undefined}
+        title={create.data ? "Your new key" : "Create key"}
+      >
         {create.data ? (
-          <SecretReveal secret={create.data.key} onDone={close} exampleServerUrl={meta.serverUrl} />
+          <SecretReveal
+            secret={create.data.key}
+            onDone={guard.request}
+            exampleServerUrl={meta.serverUrl}
+            onCopied={guard.markCopied}
+            asking={guard.asking}
+            onStay={guard.cancel}
+            onLeave={guard.confirm}
+          />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
-            <KeyFormFields fields={fields} onChange={setFields} />
+            <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
             {error ? (
               <p role="alert" className="status-error">
                 {error}
+              </p>
+            ) : errors.length > 0 ? (
+              <p role="alert" className="status-error">
+                {errors.length === 1 ? "One field needs a change." : `${errors.length} fields need a change.`}
               </p>
             ) : null}
             <div className="dialog-actions">

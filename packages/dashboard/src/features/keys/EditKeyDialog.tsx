@@ -3,14 +3,17 @@ import { type FormEvent, useState } from "react";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { showToast } from "../../ui/toast";
 import { parseEditKeyForm } from "./edit-key-form";
+import type { FieldError } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { type KeyFields, keyFieldsFrom } from "./key-fields";
 import type { ApiKey } from "./key-status";
 
 /**
  * "Edit" for one key: its name, rate limit, expiry, permissions, credits and metadata, filled with what
- * it holds now; "Save" sends only what changed (`keys.update`).
+ * it holds now; "Save" sends only what changed (`keys.update`), errors sit beside their fields, and a
+ * toast confirms the save.
  */
 export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describedBy: string }) {
   const queryClient = useQueryClient();
@@ -18,12 +21,14 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   // What the key held when the dialog opened, and the form's values since.
   const [initial, setInitial] = useState<KeyFields | null>(null);
   const [fields, setFields] = useState<KeyFields | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [attempt, setAttempt] = useState(0);
   const update = useMutation(
     trpc.keys.update.mutationOptions({
-      onSuccess: () => {
+      onSuccess: (answer) => {
         void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
+        showToast(`Key “${answer.apiKey.name}” saved.`);
         close();
       },
     }),
@@ -33,7 +38,8 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
     const current = keyFieldsFrom(apiKey);
     setInitial(current);
     setFields(current);
-    setFormError(null);
+    setErrors([]);
+    setAttempt(0);
     update.reset();
     setOpen(true);
   }
@@ -42,7 +48,7 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
     setOpen(false);
     setInitial(null);
     setFields(null);
-    setFormError(null);
+    setErrors([]);
   }
 
   function submit(event: FormEvent) {
@@ -50,13 +56,15 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
     if (fields === null || initial === null) return;
     const parsed = parseEditKeyForm(apiKey.id, fields, initial, new Date());
     if (!parsed.ok) {
-      setFormError(parsed.message);
+      setErrors(parsed.errors);
+      setAttempt((count) => count + 1);
       return;
     }
-    setFormError(null);
+    setErrors([]);
     update.mutate(parsed.input);
   }
 
+  const formError = errors.find((error) => error.field === null)?.message;
   const error = formError ?? (update.isError ? describeError(update.error) : null);
 
   return (
@@ -67,10 +75,14 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
       <Dialog open={open} onClose={close} title={`Edit “${apiKey.name}”`}>
         {fields === null ? null : (
           <form onSubmit={submit} className="form" noValidate>
-            <KeyFormFields fields={fields} onChange={setFields} />
+            <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
             {error ? (
               <p role="alert" className="status-error">
                 {error}
+              </p>
+            ) : errors.length > 0 ? (
+              <p role="alert" className="status-error">
+                {errors.length === 1 ? "One field needs a change." : `${errors.length} fields need a change.`}
               </p>
             ) : null}
             <div className="dialog-actions">

@@ -1,5 +1,6 @@
 import { MAX_KEY_NAME_LENGTH, MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
-import { useId } from "react";
+import { useEffect, useId } from "react";
+import type { FieldError, KeyFieldName } from "./form-errors";
 import type { KeyFields, RefillChoice } from "./key-fields";
 
 const REFILLS: { value: RefillChoice; label: string }[] = [
@@ -15,13 +16,51 @@ const REFILLS: { value: RefillChoice; label: string }[] = [
 export function KeyFormFields({
   fields,
   onChange,
+  errors = [],
+  attempt = 0,
 }: {
   fields: KeyFields;
   onChange: (fields: KeyFields) => void;
+  /** What is wrong, each shown beside its input (that input gets aria-invalid and points at it). */
+  errors?: readonly FieldError[];
+  /** Counts failed submits: each one moves focus to the first invalid input. */
+  attempt?: number;
 }) {
   const permissionsHint = useId();
   const creditsHint = useId();
   const metaHint = useId();
+  const base = useId();
+  const inputId = (field: KeyFieldName) => `${base}-${field}`;
+  const errorId = (field: KeyFieldName) => `${base}-${field}-error`;
+  // The name is the label's text alone: the hint and the error describe the input, they do not name it.
+  const labelId = (field: KeyFieldName) => `${base}-${field}-label`;
+  const errorOf = (field: KeyFieldName) => errors.find((error) => error.field === field)?.message;
+  // aria-invalid, and aria-describedby naming the error (then any hint), for one input.
+  const describe = (field: KeyFieldName, hint?: string) => {
+    const invalid = errorOf(field) !== undefined;
+    const describedBy = [invalid ? errorId(field) : null, hint ?? null].filter((id) => id !== null).join(" ");
+    return {
+      id: inputId(field),
+      "aria-labelledby": labelId(field),
+      "aria-invalid": invalid || undefined,
+      "aria-describedby": describedBy === "" ? undefined : describedBy,
+    };
+  };
+  const message = (field: KeyFieldName) => {
+    const text = errorOf(field);
+    return text === undefined ? null : (
+      <small id={errorId(field)} className="field-error">
+        {text}
+      </small>
+    );
+  };
+
+  const firstInvalid = errors.find((error) => error.field !== null)?.field ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once per failed submit, not per keystroke
+  useEffect(() => {
+    if (attempt === 0 || firstInvalid === null) return;
+    document.getElementById(`${base}-${firstInvalid}`)?.focus();
+  }, [attempt]);
   const set =
     (name: keyof KeyFields) =>
     (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) =>
@@ -30,23 +69,33 @@ export function KeyFormFields({
   return (
     <>
       <label className="field">
-        <span>Name</span>
+        <span id={labelId("name")}>Name</span>
         <input
           type="text"
           required
           maxLength={MAX_KEY_NAME_LENGTH}
           value={fields.name}
           onChange={set("name")}
+          {...describe("name")}
         />
+        {message("name")}
       </label>
       <fieldset className="field-group">
         <legend>Rate limit (optional)</legend>
         <label className="field">
-          <span>Requests</span>
-          <input type="number" inputMode="numeric" min={1} value={fields.limit} onChange={set("limit")} />
+          <span id={labelId("limit")}>Requests</span>
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={fields.limit}
+            onChange={set("limit")}
+            {...describe("limit")}
+          />
+          {message("limit")}
         </label>
         <label className="field">
-          <span>Per seconds</span>
+          <span id={labelId("windowSeconds")}>Per seconds</span>
           <input
             type="number"
             inputMode="numeric"
@@ -54,24 +103,33 @@ export function KeyFormFields({
             max={MAX_RATE_LIMIT_WINDOW_SECONDS}
             value={fields.windowSeconds}
             onChange={set("windowSeconds")}
+            {...describe("windowSeconds")}
           />
+          {message("windowSeconds")}
         </label>
       </fieldset>
       <label className="field">
-        <span>Expiry (optional)</span>
-        <input type="datetime-local" value={fields.expiresAt} onChange={set("expiresAt")} />
+        <span id={labelId("expiresAt")}>Expiry (optional)</span>
+        <input
+          type="datetime-local"
+          value={fields.expiresAt}
+          onChange={set("expiresAt")}
+          {...describe("expiresAt")}
+        />
+        {message("expiresAt")}
       </label>
       <label className="field">
-        <span>Permissions (optional)</span>
+        <span id={labelId("permissions")}>Permissions (optional)</span>
         <input
           type="text"
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
-          aria-describedby={permissionsHint}
           value={fields.permissions}
           onChange={set("permissions")}
+          {...describe("permissions", permissionsHint)}
         />
+        {message("permissions")}
         <small id={permissionsHint} className="hint">
           Separated by commas, e.g. <code>prices:read, keys.*</code>. A trailing * grants everything that
           starts with what precedes it.
@@ -80,14 +138,16 @@ export function KeyFormFields({
       <fieldset className="field-group" aria-describedby={creditsHint}>
         <legend>Credits (optional)</legend>
         <label className="field">
-          <span>Remaining</span>
+          <span id={labelId("creditsRemaining")}>Remaining</span>
           <input
             type="number"
             inputMode="numeric"
             min={0}
             value={fields.creditsRemaining}
             onChange={set("creditsRemaining")}
+            {...describe("creditsRemaining")}
           />
+          {message("creditsRemaining")}
         </label>
         <label className="field">
           <span>Refill</span>
@@ -107,14 +167,16 @@ export function KeyFormFields({
         </label>
         {fields.refill === "none" ? null : (
           <label className="field">
-            <span>Refill to</span>
+            <span id={labelId("refillAmount")}>Refill to</span>
             <input
               type="number"
               inputMode="numeric"
               min={1}
               value={fields.refillAmount}
               onChange={set("refillAmount")}
+              {...describe("refillAmount")}
             />
+            {message("refillAmount")}
           </label>
         )}
         <small id={creditsHint} className="hint field-group-hint">
@@ -123,15 +185,16 @@ export function KeyFormFields({
         </small>
       </fieldset>
       <label className="field">
-        <span>Metadata (optional)</span>
+        <span id={labelId("meta")}>Metadata (optional)</span>
         <textarea
           rows={3}
           spellCheck={false}
-          aria-describedby={metaHint}
           placeholder='{"customerId": "cus_123"}'
           value={fields.meta}
           onChange={set("meta")}
+          {...describe("meta", metaHint)}
         />
+        {message("meta")}
         <small id={metaHint} className="hint">
           A JSON object of at most 1 KiB, returned with every verification of this key.
         </small>

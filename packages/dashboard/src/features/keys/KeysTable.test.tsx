@@ -84,4 +84,13 @@ describe("KeysTable", () => {
     expect(plain?.getByRole("button", { name: "Edit" })).toBeTruthy();
     expect(plain?.queryByRole("button", { name: "Roll" })).toBeNull();
   });
+
+  it("links each name to the key's page and words last use relative to now, the exact time on hover", () => {
+    renderTable([{ ...base, lastUsedAt: new Date(now.getTime() - 3 * 3_600_000) }]);
+    const link = screen.getByRole("link", { name: "ci" });
+    expect(link.getAttribute("href")).toBe("/keys/key_aaaaaaaaaaaaaaaa1");
+    const used = screen.getByText("3 hours ago");
+    expect(used.tagName).toBe("TIME");
+    expect(used.getAttribute("title")).toMatch(/2030/);
+  });
 });

@@ -2,6 +2,8 @@ import { useId } from "react";
 import { formatCount, formatDate, formatDateTime } from "../../lib/format";
 import { formatCredits, formatPermissions } from "../../lib/policy-words";
 import { formatRateLimit } from "../../lib/rate-limit";
+import { Link } from "../../lib/router";
+import { RelativeTime } from "../../ui/RelativeTime";
 import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
 import { EditKeyDialog } from "./EditKeyDialog";
@@ -45,7 +47,8 @@ export function KeysTable({
   const now = fixedNow ?? ticking;
   return (
     <TableScroll label="API keys">
-      <table className="table">
+      {/* On a phone each row is a card (styles.css: .keys-table), so nothing scrolls sideways. */}
+      <table className="table keys-table">
         <thead>
           <tr>
             <th scope="col">Name, key start</th>
@@ -86,31 +89,33 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
   return (
     <tr>
       <th scope="row">
-        <span id={nameId}>{apiKey.name}</span>
+        <Link id={nameId} to={`/keys/${apiKey.id}`}>
+          {apiKey.name}
+        </Link>
         {/* The key's start under its name: the table keeps its actions in view at 1280 px. */}
         <code className="cell-note">{apiKey.start}…</code>
       </th>
-      <td>
+      <td data-label="Status">
         <span className={`badge badge-${apiKey.status}`}>{status}</span>
       </td>
-      <td>
+      <td data-label="Created">
         <DateCell value={apiKey.createdAt} empty="never" />
         {/* Two dates in one column: the table keeps its actions in view at 1280 px. */}
         <span className="cell-note">
-          used <DateCell value={apiKey.lastUsedAt} empty="never" />
+          used <RelativeTime value={apiKey.lastUsedAt} now={now} empty="never" />
         </span>
       </td>
-      <td>
+      <td data-label="Expiry">
         <DateCell value={apiKey.expiresAt} empty="never" />
       </td>
-      <td>{formatRateLimit(apiKey.rateLimit)}</td>
-      <td>
+      <td data-label="Rate limit">{formatRateLimit(apiKey.rateLimit)}</td>
+      <td data-label="Permissions">
         <PermissionsCell permissions={apiKey.permissions} />
       </td>
-      <td>
+      <td data-label="Credits">
         <CreditsCell credits={apiKey.credits} />
       </td>
-      <td>
+      <td className="actions-cell">
         <div className="row-actions">
           {apiKey.status !== "revoked" && apiKey.revokedAt === null ? (
             <EditKeyDialog apiKey={apiKey} describedBy={nameId} />

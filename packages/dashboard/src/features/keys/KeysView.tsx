@@ -1,21 +1,42 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { trpc } from "../../lib/trpc";
+import { useMemo } from "react";
+import { formatCount } from "../../lib/format";
+import { navigate, useSearch } from "../../lib/router";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
 import { CreateKeyDialog } from "./CreateKeyDialog";
+import { KeyCapNotice } from "./KeyCapNotice";
+import { KeysPager } from "./KeysPager";
 import { KeysTable } from "./KeysTable";
+import {
+  DEFAULT_KEYS_LIST_STATE,
+  formatKeysListSearch,
+  KEY_SORTS,
+  KEY_STATUS_FILTERS,
+  type KeysListState,
+  parseKeysListState,
+} from "./list-state";
+import { pageOf, selectKeys } from "./select-keys";
+import { useAllKeys } from "./use-all-keys";
 
-const STATUSES = ["all", "active", "revoked", "expired"] as const;
-type StatusFilter = (typeof STATUSES)[number];
 const PAGE_SIZE = 20;
 
-/** The keys of the signed-in wallet: status filter, table, pages, and "Create key". */
+/**
+ * The keys of the signed-in wallet: search, status filter, sort, the total, the table (cards on a phone)
+ * and pages, with "Create key". The list's state lives in the URL (`?q=&status=&sort=&page=`).
+ */
 export function KeysView({ wallet }: { wallet: string }) {
-  const [status, setStatus] = useState<StatusFilter>("all");
-  // Cursors of the pages seen so far, so "Previous page" needs no cursor from the server.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
-  const list = useQuery(trpc.keys.list.queryOptions({ wallet, status, limit: PAGE_SIZE, cursor }));
+  const search = useSearch();
+  const state = useMemo(() => parseKeysListState(search), [search]);
+  const all = useAllKeys(wallet);
+  const selected = useMemo(() => (all.data ? selectKeys(all.data.keys, state) : []), [all.data, state]);
+  const page = pageOf(selected, state.page, PAGE_SIZE);
+
+  // Typing replaces the entry (back skips keystrokes); a filter, sort or page is a step back can undo.
+  function update(change: Partial<KeysListState>, options: { replace?: boolean } = {}) {
+    const next = { ...state, page: 1, ...change };
+    navigate(`/keys${formatKeysListSearch(next)}`, { ...options, keepScroll: change.page === undefined });
+  }
+
+  const filtered = state.q.trim() !== "" || state.status !== "all";
 
   return (
     <section aria-labelledby="keys-title">
@@ -23,58 +44,81 @@ export function KeysView({ wallet }: { wallet: string }) {
         <h1 id="keys-title">Keys</h1>
         <CreateKeyDialog />
       </div>
-      <div className="toolbar">
+      {all.data ? <KeyCapNotice keys={all.data.keys} /> : null}
+      <search className="toolbar" aria-label="Find keys">
+        <label className="field field-inline">
+          <span>Search</span>
+          <input
+            type="search"
+            placeholder="Name or start (kp_…)"
+            value={state.q}
+            onChange={(event) => update({ q: event.currentTarget.value }, { replace: true })}
+          />
+        </label>
         <label className="field field-inline">
           <span>Status</span>
           <select
-            value={status}
+            value={state.status}
             onChange={(event) => {
-              const value = STATUSES.find((option) => option === event.currentTarget.value) ?? "all";
-              setStatus(value);
-              setCursors([undefined]);
+              const status = KEY_STATUS_FILTERS.find((option) => option.id === event.currentTarget.value);
+              update({ status: status?.id ?? DEFAULT_KEYS_LIST_STATE.status });
             }}
           >
-            {STATUSES.map((option) => (
-              <option key={option} value={option}>
-                {option}
+            {KEY_STATUS_FILTERS.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.label}
               </option>
             ))}
           </select>
         </label>
-      </div>
-      {list.isPending ? (
+        <label className="field field-inline">
+          <span>Sort by</span>
+          <select
+            value={state.sort}
+            onChange={(event) => {
+              const sort = KEY_SORTS.find((option) => option.id === event.currentTarget.value);
+              update({ sort: sort?.id ?? DEFAULT_KEYS_LIST_STATE.sort });
+            }}
+          >
+            {KEY_SORTS.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </search>
+      {all.isPending ? (
         <Loading label="Loading keys…" />
-      ) : list.isError ? (
-        <ErrorMessage error={list.error} onRetry={() => list.refetch()} />
-      ) : list.data.keys.length === 0 ? (
-        <Empty>
-          <p>{status === "all" ? "No keys yet. Create one to get started." : `No ${status} keys.`}</p>
-        </Empty>
+      ) : all.isError ? (
+        <ErrorMessage error={all.error} onRetry={() => all.refetch()} />
       ) : (
         <>
-          <KeysTable keys={list.data.keys} />
-          <nav className="pager" aria-label="Pages of keys">
-            <button
-              type="button"
-              className="button"
-              disabled={cursors.length === 1}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous page
-            </button>
-            <span>Page {cursors.length}</span>
-            <button
-              type="button"
-              className="button"
-              disabled={list.data.nextCursor === null}
-              onClick={() => {
-                const next = list.data.nextCursor;
-                if (next !== null) setCursors([...cursors, next]);
-              }}
-            >
-              Next page
-            </button>
-          </nav>
+          <p className="muted" role="status">
+            {filtered
+              ? `${formatCount(selected.length)} of ${formatCount(all.data.keys.length)} keys match`
+              : `${formatCount(all.data.keys.length)} ${all.data.keys.length === 1 ? "key" : "keys"}`}
+            {all.data.truncated ? " (only the newest are listed)" : ""}
+          </p>
+          {selected.length === 0 ? (
+            <Empty>
+              <p>
+                {all.data.keys.length === 0 ? "No keys yet. Create one to get started." : "No key matches."}
+              </p>
+              {filtered && all.data.keys.length > 0 ? (
+                <button type="button" className="button" onClick={() => update({ q: "", status: "all" })}>
+                  Clear search and filter
+                </button>
+              ) : null}
+            </Empty>
+          ) : (
+            <>
+              <KeysTable keys={page.items} />
+              {page.pages > 1 ? (
+                <KeysPager page={page.page} pages={page.pages} onPage={(next) => update({ page: next })} />
+              ) : null}
+            </>
+          )}
         </>
       )}
     </section>

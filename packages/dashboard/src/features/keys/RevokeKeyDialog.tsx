@@ -3,6 +3,7 @@ import { useState } from "react";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { showToast } from "../../ui/toast";
 import type { ApiKey } from "./key-status";
 
 /** "Revoke" for one key, behind a confirm dialog whose button is "Revoke". */
@@ -15,6 +16,7 @@ export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; descr
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
         close();
+        showToast(`Key “${apiKey.name}” revoked.`);
       },
     }),
   );

@@ -1,10 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeError } from "../../lib/errors";
+import { formatDateTime } from "../../lib/format";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { showToast } from "../../ui/toast";
 import type { ApiKey } from "./key-status";
 import { SecretReveal } from "./SecretReveal";
+import { useGuardedClose } from "./use-guarded-close";
 
 const GRACE_PERIODS = [
   { seconds: 0, label: "None: the old key stops now" },
@@ -19,11 +22,19 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(3_600);
   const roll = useMutation({ ...trpc.keys.roll.mutationOptions(), gcTime: 0 });
+  const guard = useGuardedClose(close);
 
   function close() {
     // The list refreshes only once the new secret is put away: the rolled key can no longer be rolled,
     // so a refresh while the secret shows would unmount this row's dialog and the secret with it.
     if (roll.data) {
+      // The toast comes once the modal is gone (while it is open the rest of the page is inert).
+      const until = roll.data.previous.revokedAt;
+      showToast(
+        until !== null && until > new Date()
+          ? `Key “${apiKey.name}” rolled: the old secret works until ${formatDateTime(until)}.`
+          : `Key “${apiKey.name}” rolled: the old secret no longer works.`,
+      );
       void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
     }
@@ -41,9 +52,21 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
       >
         Roll
       </button>
-      <Dialog open={open} onClose={close} title={roll.data ? "Your new key" : `Roll “${apiKey.name}”`}>
+      <Dialog
+        open={open}
+        onClose={roll.data ? guard.request : close}
+        closeOnBackdrop={roll.data !== undefined}
+        title={roll.data ? "Your new key" : `Roll “${apiKey.name}”`}
+      >
         {roll.data ? (
-          <SecretReveal secret={roll.data.key} onDone={close} />
+          <SecretReveal
+            secret={roll.data.key}
+            onDone={guard.request}
+            onCopied={guard.markCopied}
+            asking={guard.asking}
+            onStay={guard.cancel}
+            onLeave={guard.confirm}
+          />
         ) : (
           <form
             className="form"

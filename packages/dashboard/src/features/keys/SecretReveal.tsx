@@ -1,39 +1,42 @@
-import { useId, useState } from "react";
-import { usageExample } from "./usage-example";
-
-type CopyState = "no" | "yes" | "failed";
-
-async function copyText(text: string): Promise<CopyState> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return "yes";
-  } catch {
-    return "failed";
-  }
-}
+import { useEffect, useId, useRef } from "react";
+import { CopyButton } from "../../ui/CopyButton";
+import { usageExampleCall, usageExampleCode, usageExampleInstall } from "./usage-example";
 
 /**
- * The secret, shown once: a "Copy" button, a warning that it cannot be shown again, optionally a short
- * example of protecting a backend with it (`@keyport/verify`), and "Done". Nothing stores it; closing
- * the dialog drops it.
+ * The secret, shown once: "Copy", a warning that it cannot be shown again, optionally how to protect a
+ * backend with it (`@keyport/verify`: the code, the install line and a test call, each with its own copy
+ * button), and "Done". Leaving before a copy asks first (`asking`, from useGuardedClose). Nothing stores
+ * the secret; closing the dialog drops it.
  */
 export function SecretReveal({
   secret,
   onDone,
   exampleServerUrl,
+  onCopied,
+  asking = false,
+  onStay,
+  onLeave,
 }: {
   secret: string;
+  /** "Done": the guarded close's `request`. */
   onDone: () => void;
   /**
    * When set, show how to use the key with `@keyport/verify` against this Keyport server (the "key
    * created" dialog passes the proxy's `serverUrl`).
    */
   exampleServerUrl?: string;
+  /** The secret went to the clipboard: leaving no longer asks. */
+  onCopied?: () => void;
+  /** Show "Close without copying?" in place of the actions. */
+  asking?: boolean;
+  onStay?: () => void;
+  onLeave?: () => void;
 }) {
-  const [copied, setCopied] = useState<CopyState>("no");
-  const [exampleCopied, setExampleCopied] = useState<CopyState>("no");
   const exampleTitle = useId();
-  const example = exampleServerUrl === undefined ? "" : usageExample(secret, exampleServerUrl);
+  const stayRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) stayRef.current?.focus();
+  }, [asking]);
 
   return (
     <div className="secret">
@@ -41,53 +44,62 @@ export function SecretReveal({
         <strong>Copy this key now.</strong> Keyport stores only its hash: it will not be shown again.
       </p>
       <code className="secret-value">{secret}</code>
-      <p role="status" className="status">
-        {copied === "yes"
-          ? "Copied to the clipboard."
-          : copied === "failed"
-            ? "Copy failed: select the key and copy it by hand."
-            : ""}
-      </p>
       {exampleServerUrl !== undefined ? (
         <section className="example" aria-labelledby={exampleTitle}>
-          <div className="example-header">
-            <h3 id={exampleTitle}>
-              Use it with <span className="nowrap">@keyport/verify</span>
-            </h3>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={async () => setExampleCopied(await copyText(example))}
-            >
-              Copy example
-            </button>
-          </div>
-          <section className="example-code" aria-label="Example code">
-            <pre>{example}</pre>
-          </section>
+          <h3 id={exampleTitle}>
+            Use it with <span className="nowrap">@keyport/verify</span>
+          </h3>
+          <ExampleBlock
+            label="Example code"
+            copyLabel="Copy code"
+            text={usageExampleCode(exampleServerUrl)}
+          />
           <p className="hint">
-            baseUrl is your Keyport server. @keyport/verify is not on npm yet: in a Keyport checkout,{" "}
-            <kbd>pnpm pack:public</kbd> writes its tarball to <kbd>packed/</kbd>, then{" "}
-            <kbd>npm install /path/to/keyport/packed/keyport-verify-*.tgz</kbd>. More in the repository&apos;s
-            docs/backend.md.
+            @keyport/verify is not on npm yet: in a Keyport checkout, <kbd>pnpm pack:public</kbd> writes its
+            tarball to <kbd>packed/</kbd>; install it in your backend with this line (more in the
+            repository&apos;s docs/backend.md):
           </p>
-          <p role="status" className="status">
-            {exampleCopied === "yes"
-              ? "Example copied."
-              : exampleCopied === "failed"
-                ? "Copy failed: select the example and copy it by hand."
-                : ""}
-          </p>
+          <ExampleBlock
+            label="Install command"
+            copyLabel="Copy install command"
+            text={usageExampleInstall()}
+          />
+          <ExampleBlock label="Test call" copyLabel="Copy test call" text={usageExampleCall(secret)} />
         </section>
       ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={async () => setCopied(await copyText(secret))}>
-          Copy
-        </button>
-        <button type="button" className="button button-primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
+      {asking ? (
+        <fieldset className="dialog-question">
+          <legend>
+            <strong>Close without copying?</strong> The key cannot be shown again.
+          </legend>
+          <div className="dialog-actions">
+            <button ref={stayRef} type="button" className="button" onClick={onStay}>
+              Go back
+            </button>
+            <button type="button" className="button button-danger" onClick={onLeave}>
+              Close without copying
+            </button>
+          </div>
+        </fieldset>
+      ) : (
+        <div className="dialog-actions">
+          <CopyButton text={secret} label="Copy" onCopied={onCopied} />
+          <button type="button" className="button button-primary" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ExampleBlock({ label, copyLabel, text }: { label: string; copyLabel: string; text: string }) {
+  return (
+    <div className="example-block">
+      <section className="example-code" aria-label={label}>
+        <pre>{text}</pre>
+      </section>
+      <CopyButton text={text} label={copyLabel} />
     </div>
   );
 }

@@ -11,7 +11,10 @@ describe("parseCreateKeyForm", () => {
       ok: true,
       input: { name: "ci" },
     });
-    expect(parseCreateKeyForm(blank, now)).toEqual({ ok: false, message: "Give the key a name." });
+    expect(parseCreateKeyForm(blank, now)).toEqual({
+      ok: false,
+      errors: [{ field: "name", message: "Give the key a name." }],
+    });
   });
 
   it("takes a rate limit only with both numbers in range", () => {
@@ -30,7 +33,7 @@ describe("parseCreateKeyForm", () => {
     expect(parsed.ok && parsed.input.expiresAt).toEqual(new Date("2031-06-01T10:00"));
     expect(parseCreateKeyForm({ ...blank, name: "a", expiresAt: "2020-06-01T10:00" }, now)).toEqual({
       ok: false,
-      message: "The expiry must be in the future.",
+      errors: [{ field: "expiresAt", message: "The expiry must be in the future." }],
     });
   });
 
@@ -62,15 +65,50 @@ describe("parseCreateKeyForm", () => {
   it("says what is wrong with a policy field, and sends nothing", () => {
     expect(parseCreateKeyForm({ ...blank, name: "a", permissions: "Prices:Read" }, now)).toEqual({
       ok: false,
-      message: "“Prices:Read” is not a permission: use 1-64 characters of a-z, 0-9, _ . : * -.",
+      errors: [
+        {
+          field: "permissions",
+          message: "“Prices:Read” is not a permission: use 1-64 characters of a-z, 0-9, _ . : * -.",
+        },
+      ],
     });
     expect(parseCreateKeyForm({ ...blank, name: "a", refill: "daily", refillAmount: "5" }, now)).toEqual({
       ok: false,
-      message: "Credits are a whole number from 0 to 1,000,000,000.",
+      errors: [{ field: "creditsRemaining", message: "Credits are a whole number from 0 to 1,000,000,000." }],
     });
     expect(parseCreateKeyForm({ ...blank, name: "a", meta: "[1]" }, now)).toEqual({
       ok: false,
-      message: 'The metadata must be a JSON object, like {"customerId": "cus_123"}.',
+      errors: [
+        { field: "meta", message: 'The metadata must be a JSON object, like {"customerId": "cus_123"}.' },
+      ],
     });
+  });
+});
+
+describe("parseCreateKeyForm's errors", () => {
+  it("names every wrong field, in the form's order, so each error sits beside its input", () => {
+    const parsed = parseCreateKeyForm(
+      {
+        ...blank,
+        name: " ",
+        limit: "5",
+        windowSeconds: "0",
+        creditsRemaining: "3",
+        refill: "daily",
+        meta: "{",
+      },
+      now,
+    );
+    expect(parsed.ok ? [] : parsed.errors.map((error) => error.field)).toEqual([
+      "name",
+      "windowSeconds",
+      "refillAmount",
+      "meta",
+    ]);
+  });
+
+  it("points a wrong request count at the count, not the window", () => {
+    const parsed = parseCreateKeyForm({ ...blank, name: "a", limit: "x", windowSeconds: "0" }, now);
+    expect(parsed.ok ? [] : parsed.errors.map((error) => error.field)).toEqual(["limit"]);
   });
 });

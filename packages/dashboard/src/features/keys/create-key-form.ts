@@ -1,5 +1,6 @@
 import type { RouterInputs } from "@keyport/server";
 import { parseRateLimit } from "../../lib/rate-limit";
+import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
 import {
   type KeyFields,
   parseCredits,
@@ -13,35 +14,35 @@ import {
 export type CreateKeyInput = RouterInputs["keys"]["create"];
 
 /**
- * Turns the form into `keys.create`'s input, or says what is wrong in words. Only the name is needed;
- * an empty field is left out (a rate limit needs both numbers).
+ * Turns the form into `keys.create`'s input, or says in words what is wrong with each field (all of
+ * them, so the form can mark every one). Only the name is needed; an empty field is left out (a rate
+ * limit needs both numbers).
  */
-export function parseCreateKeyForm(
-  fields: KeyFields,
-  now: Date,
-): { ok: true; input: CreateKeyInput } | { ok: false; message: string } {
+export function parseCreateKeyForm(fields: KeyFields, now: Date): FormParsed<CreateKeyInput> {
+  const errors: FieldError[] = [];
   const name = parseName(fields.name);
-  if (!name.ok) return name;
-  const input: CreateKeyInput = { name: name.value };
+  if (!name.ok) errors.push({ field: "name", message: name.message });
+  const input: CreateKeyInput = { name: name.ok ? name.value : "" };
 
   const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
-  if (!rateLimit.ok) return rateLimit;
-  if (rateLimit.value !== null) input.rateLimit = rateLimit.value;
+  if (!rateLimit.ok) errors.push({ field: rateLimitField(fields), message: rateLimit.message });
+  else if (rateLimit.value !== null) input.rateLimit = rateLimit.value;
 
   const expiresAt = parseExpiry(fields.expiresAt, now);
-  if (!expiresAt.ok) return expiresAt;
-  if (expiresAt.value !== null) input.expiresAt = expiresAt.value;
+  if (!expiresAt.ok) errors.push({ field: "expiresAt", message: expiresAt.message });
+  else if (expiresAt.value !== null) input.expiresAt = expiresAt.value;
 
   const permissions = parsePermissions(fields.permissions);
-  if (!permissions.ok) return permissions;
-  if (permissions.value.length > 0) input.permissions = permissions.value;
+  if (!permissions.ok) errors.push({ field: "permissions", message: permissions.message });
+  else if (permissions.value.length > 0) input.permissions = permissions.value;
 
   const credits = parseCredits(fields);
-  if (!credits.ok) return credits;
-  if (credits.value !== null) input.credits = credits.value;
+  if (!credits.ok) errors.push({ field: creditsField(fields), message: credits.message });
+  else if (credits.value !== null) input.credits = credits.value;
 
   const meta = parseMeta(fields.meta);
-  if (!meta.ok) return meta;
-  if (meta.value !== null) input.meta = meta.value;
-  return { ok: true, input };
+  if (!meta.ok) errors.push({ field: "meta", message: meta.message });
+  else if (meta.value !== null) input.meta = meta.value;
+
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, input };
 }

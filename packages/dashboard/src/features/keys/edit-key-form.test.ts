@@ -57,23 +57,31 @@ describe("parseEditKeyForm", () => {
   it("does not reset an untouched balance, and treats the same list spaced differently as unchanged", () => {
     expect(parseEditKeyForm(id, { ...initial, permissions: "prices:read,keys.*" }, initial, now)).toEqual({
       ok: false,
-      message: "Nothing changed.",
+      errors: [{ field: null, message: "Nothing changed." }],
     });
-    expect(parseEditKeyForm(id, initial, initial, now)).toEqual({ ok: false, message: "Nothing changed." });
+    expect(parseEditKeyForm(id, initial, initial, now)).toEqual({
+      ok: false,
+      errors: [{ field: null, message: "Nothing changed." }],
+    });
   });
 
   it("checks a changed field as create does, and says what is wrong", () => {
     expect(parseEditKeyForm(id, { ...initial, expiresAt: "2020-01-01T00:00" }, initial, now)).toEqual({
       ok: false,
-      message: "The expiry must be in the future.",
+      errors: [{ field: "expiresAt", message: "The expiry must be in the future." }],
     });
     expect(parseEditKeyForm(id, { ...initial, windowSeconds: "90000" }, initial, now)).toEqual({
       ok: false,
-      message: "The rate limit window is a whole number of seconds from 1 to 86,400.",
+      errors: [
+        {
+          field: "windowSeconds",
+          message: "The rate limit window is a whole number of seconds from 1 to 86,400.",
+        },
+      ],
     });
     expect(parseEditKeyForm(id, { ...initial, meta: "{" }, initial, now)).toEqual({
       ok: false,
-      message: "The metadata is not valid JSON.",
+      errors: [{ field: "meta", message: "The metadata is not valid JSON." }],
     });
   });
 

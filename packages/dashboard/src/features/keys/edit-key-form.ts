@@ -1,5 +1,6 @@
 import type { RouterInputs } from "@keyport/server";
 import { parseRateLimit } from "../../lib/rate-limit";
+import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
 import {
   type KeyFields,
   parseCredits,
@@ -16,38 +17,39 @@ export type UpdateKeyInput = RouterInputs["keys"]["update"];
  * Turns the edit form into `keys.update`'s input, sending only the fields that differ from `initial`
  * (what the key held when the dialog opened): an untouched credit balance is not reset to the number
  * the dialog showed while verifications kept spending it. An emptied field clears (null); emptied
- * permissions are none ([]). Says in words what is wrong, or that nothing changed.
+ * permissions are none ([]). Says in words what is wrong with each changed field, or that nothing changed.
  */
 export function parseEditKeyForm(
   id: string,
   fields: KeyFields,
   initial: KeyFields,
   now: Date,
-): { ok: true; input: UpdateKeyInput } | { ok: false; message: string } {
+): FormParsed<UpdateKeyInput> {
   const input: UpdateKeyInput = { id };
+  const errors: FieldError[] = [];
 
   if (fields.name.trim() !== initial.name.trim()) {
     const name = parseName(fields.name);
-    if (!name.ok) return name;
-    input.name = name.value;
+    if (!name.ok) errors.push({ field: "name", message: name.message });
+    else input.name = name.value;
   }
 
   if (fields.limit.trim() !== initial.limit || fields.windowSeconds.trim() !== initial.windowSeconds) {
     const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
-    if (!rateLimit.ok) return rateLimit;
-    input.rateLimit = rateLimit.value;
+    if (!rateLimit.ok) errors.push({ field: rateLimitField(fields), message: rateLimit.message });
+    else input.rateLimit = rateLimit.value;
   }
 
   if (fields.expiresAt !== initial.expiresAt) {
     const expiresAt = parseExpiry(fields.expiresAt, now);
-    if (!expiresAt.ok) return expiresAt;
-    input.expiresAt = expiresAt.value;
+    if (!expiresAt.ok) errors.push({ field: "expiresAt", message: expiresAt.message });
+    else input.expiresAt = expiresAt.value;
   }
 
   const permissions = parsePermissions(fields.permissions);
-  if (!permissions.ok) return permissions;
   const before = parsePermissions(initial.permissions);
-  if (!before.ok || permissions.value.join(",") !== before.value.join(",")) {
+  if (!permissions.ok) errors.push({ field: "permissions", message: permissions.message });
+  else if (!before.ok || permissions.value.join(",") !== before.value.join(",")) {
     input.permissions = permissions.value;
   }
 
@@ -57,16 +59,18 @@ export function parseEditKeyForm(
     (fields.refill !== "none" && fields.refillAmount.trim() !== initial.refillAmount)
   ) {
     const credits = parseCredits(fields);
-    if (!credits.ok) return credits;
-    input.credits = credits.value;
+    if (!credits.ok) errors.push({ field: creditsField(fields), message: credits.message });
+    else input.credits = credits.value;
   }
 
   if (fields.meta !== initial.meta) {
     const meta = parseMeta(fields.meta);
-    if (!meta.ok) return meta;
-    input.meta = meta.value;
+    if (!meta.ok) errors.push({ field: "meta", message: meta.message });
+    else input.meta = meta.value;
   }
 
-  if (Object.keys(input).length === 1) return { ok: false, message: "Nothing changed." };
+  if (errors.length > 0) return { ok: false, errors };
+  if (Object.keys(input).length === 1)
+    return { ok: false, errors: [{ field: null, message: "Nothing changed." }] };
   return { ok: true, input };
 }

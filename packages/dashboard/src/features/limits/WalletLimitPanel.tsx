@@ -5,6 +5,7 @@ import { describeError } from "../../lib/errors";
 import { formatRateLimit, parseRateLimit } from "../../lib/rate-limit";
 import { trpc } from "../../lib/trpc";
 import { ErrorMessage, Loading } from "../../ui/Status";
+import { showToast } from "../../ui/toast";
 
 /**
  * The wallet-wide limit: one window shared by all the wallet's keys, checked after each key's own.
@@ -17,12 +18,11 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
   const [limit, setLimit] = useState("");
   const [windowSeconds, setWindowSeconds] = useState("");
   const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const set = useMutation(
     trpc.limits.set.mutationOptions({
       onSuccess: (answer) => {
         queryClient.setQueryData(trpc.limits.get.queryKey({ wallet }), answer);
-        setSaved(answer.rateLimit === null ? "Wallet-wide limit removed." : "Wallet-wide limit saved.");
+        showToast(answer.rateLimit === null ? "Wallet-wide limit removed." : "Wallet-wide limit saved.");
         setLimit("");
         setWindowSeconds("");
       },
@@ -31,7 +31,6 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setSaved(null);
     const parsed = parseRateLimit(limit, windowSeconds);
     if (!parsed.ok) {
       setFormError(parsed.message);
@@ -96,7 +95,6 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
               className="button"
               disabled={set.isPending}
               onClick={() => {
-                setSaved(null);
                 setFormError(null);
                 set.mutate({ wallet, rateLimit: null });
               }}
@@ -111,9 +109,6 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
           {error}
         </p>
       ) : null}
-      <p role="status" className="status">
-        {saved ?? ""}
-      </p>
     </section>
   );
 }

@@ -1,0 +1,59 @@
+import { useId } from "react";
+import { Link } from "../../lib/router";
+import { ErrorMessage, Loading } from "../../ui/Status";
+import { useNow } from "../../ui/use-now";
+import { EditKeyDialog } from "./EditKeyDialog";
+import { KeyActivity } from "./KeyActivity";
+import { KeyDetails } from "./KeyDetails";
+import { KeyUsage } from "./KeyUsage";
+import { keyStatusWords } from "./key-status";
+import { RecentVerifications } from "./RecentVerifications";
+import { RevokeKeyDialog } from "./RevokeKeyDialog";
+import { RollKeyDialog } from "./RollKeyDialog";
+import { useAllKeys } from "./use-all-keys";
+
+/**
+ * `/keys/:id`: one key of the wallet, its details, usage chart, activity and recent verifications,
+ * with Edit, Roll and Revoke. An id the wallet does not hold says so, with a way back.
+ */
+export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
+  const all = useAllKeys(wallet);
+  const now = useNow();
+  const titleId = useId();
+  if (all.isPending) return <Loading label="Loading key…" />;
+  if (all.isError) return <ErrorMessage error={all.error} onRetry={() => all.refetch()} />;
+  const apiKey = all.data.keys.find((key) => key.id === id);
+  if (apiKey === undefined) {
+    return (
+      <section aria-labelledby={titleId}>
+        <h1 id={titleId}>Key not found</h1>
+        <p>
+          This wallet has no key with the id <code>{id}</code>. <Link to="/keys">Back to your keys</Link>.
+        </p>
+      </section>
+    );
+  }
+  const canEdit = apiKey.status !== "revoked" && apiKey.revokedAt === null;
+  const canRoll = apiKey.status === "active" && apiKey.revokedAt === null;
+  return (
+    <section aria-labelledby={titleId} className="key-page">
+      <p className="breadcrumb">
+        <Link to="/keys">← Keys</Link>
+      </p>
+      <div className="view-header">
+        <h1 id={titleId}>
+          {apiKey.name} <span className={`badge badge-${apiKey.status}`}>{keyStatusWords(apiKey, now)}</span>
+        </h1>
+        <div className="row-actions">
+          {canEdit ? <EditKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
+          {canRoll ? <RollKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
+          {apiKey.status === "active" ? <RevokeKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
+        </div>
+      </div>
+      <KeyDetails apiKey={apiKey} now={now} />
+      <KeyUsage wallet={wallet} keyId={apiKey.id} />
+      <RecentVerifications keyId={apiKey.id} />
+      <KeyActivity wallet={wallet} keyId={apiKey.id} />
+    </section>
+  );
+}

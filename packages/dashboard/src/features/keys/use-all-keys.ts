@@ -1,0 +1,38 @@
+import { MAX_PAGE_LIMIT } from "@keyport/server/schemas";
+import { useQuery } from "@tanstack/react-query";
+import { trpc, trpcClient } from "../../lib/trpc";
+import type { ApiKey } from "./key-status";
+
+/** Pages read at most (MAX_PAGE_LIMIT keys each): beyond, the list says it shows only the newest. */
+const MAX_PAGES = 50;
+
+/** Every key of the wallet, and whether the page bound stopped the reading first. */
+export interface AllKeys {
+  keys: ApiKey[];
+  truncated: boolean;
+}
+
+async function readAllKeys(wallet: string): Promise<AllKeys> {
+  const keys: ApiKey[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await trpcClient.keys.list.query({ wallet, status: "all", limit: MAX_PAGE_LIMIT, cursor });
+    keys.push(...answer.keys);
+    if (answer.nextCursor === null) return { keys, truncated: false };
+    cursor = answer.nextCursor;
+  }
+  return { keys, truncated: true };
+}
+
+/**
+ * All of the wallet's keys, read page by page through `keys.list` (the server lists newest first and
+ * has no search or sort), so the list can search, sort, filter and count them in the page (see
+ * docs/dashboard.md). Its query key starts with `keys.list`'s, so every change that refreshes the list
+ * refreshes this too.
+ */
+export function useAllKeys(wallet: string) {
+  return useQuery({
+    queryKey: [...trpc.keys.list.pathKey(), { type: "every-page", wallet }],
+    queryFn: () => readAllKeys(wallet),
+  });
+}
