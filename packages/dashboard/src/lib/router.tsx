@@ -44,3 +44,8 @@ export function Link({ to, onClick, ...rest }: LinkProps) {
   }
   return <a href={to} onClick={handleClick} {...rest} />;
 }
+
+/** The current `location.search` (with its "?"), re-rendering on navigation (links, back and forward). */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
