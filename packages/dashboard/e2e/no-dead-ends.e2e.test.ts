@@ -162,6 +162,25 @@ describe("no dead ends: every failure says what failed and offers the way on", (
     await context.close();
   });
 
+  it("a planted second session cookie is shown as what it is, with the way out", async () => {
+    const { page, problems, context } = await openSession(browser, stack.origin);
+    await page.goto(stack.origin);
+    await signIn(page);
+    // Another page of the host planted a cookie of the same name on a narrower path (cookie tossing).
+    await context.addCookies([
+      { name: "keyport_session", value: "planted", domain: "localhost", path: "/api", httpOnly: true },
+    ]);
+    await page.reload();
+    await page
+      .getByRole("alert")
+      .getByText(/more than one session cookie; clear this site's cookies and sign in again/)
+      .waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(withoutStatusLines(problems.consoleErrors, 400)).toEqual([]);
+    expect({ ...problems, consoleErrors: [] }).toEqual(NO_PROBLEMS);
+    await context.close();
+  });
+
   // Last in this file: the stand-in stays down.
   it("a market outage names the market data provider and offers to try again", async () => {
     const { page, problems, context } = await openSession(browser, stack.origin);
