@@ -17,11 +17,13 @@ describe("audit event types", () => {
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });
 
-  it("takes a wallet, and optionally limit and cursor", () => {
+  it("takes a wallet, and optionally limit, cursor, keyId and action", () => {
     expectTypeOf<RouterInputs["events"]["list"]>().toEqualTypeOf<{
       wallet: string;
       limit?: number | undefined;
       cursor?: string | undefined;
+      keyId?: string | undefined;
+      action?: KeyEvent["action"] | undefined;
     }>();
     expectTypeOf(keyport.events.list.query).parameter(0).toEqualTypeOf<RouterInputs["events"]["list"]>();
   });

@@ -152,6 +152,8 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     coingeckoPlan: env.COINGECKO_PLAN,
     chat: env.AGENT_URL !== undefined,
     serverUrl: env.KEYPORT_PUBLIC_URL,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    signInChainIds: env.SIWE_CHAIN_IDS,
   });
   registerSessionRoutes(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });

@@ -45,6 +45,18 @@ const optionalInt = (min: number, max: number) =>
   );
 
 /** Accepts `https://a.example,http://localhost:5173`; each entry must be a bare origin. */
+const chainIdList = optionalString.transform((value, ctx) => {
+  const entries = (value ?? "1")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  const ids = entries.map(Number);
+  if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id) || id < 1)) {
+    ctx.addIssue({ code: "custom", message: "must be a comma list of chain ids such as 1,8453" });
+  }
+  return ids;
+});
+
 const originList = optionalString.transform((value, ctx) => {
   const entries = (value ?? "")
     .split(",")
@@ -137,6 +149,11 @@ export const envSchema = z
     /** The Keyport server's URL as your backends reach it, shown in the dashboard's new-key example; unset: KEYPORT_URL. */
     KEYPORT_PUBLIC_URL: httpUrl,
     KEYPORT_TIMEOUT_MS: boundedInt(100, 120_000, 10_000),
+    /**
+     * The chains the server's sign-in accepts (the server's own `SIWE_CHAIN_IDS`, default 1), so the
+     * page can tell a wallet on another chain to switch before it signs.
+     */
+    SIWE_CHAIN_IDS: chainIdList,
     /** The origin browsers load the dashboard from; unset: `http://localhost:<PORT>`. */
     PUBLIC_ORIGIN: optionalString,
     /** The dashboard's built files, served at `/`. */

@@ -175,3 +175,49 @@ describe("GET /api/meta", () => {
     }
   });
 });
+
+describe("the page on another address of this host", () => {
+  const ELSEWHERE = "http://127.0.0.1:3001";
+
+  it("serves the page and its scripts whatever the Origin, so it can say which address to open", async () => {
+    for (const path of ["/", "/keys", "/assets/index-abc123.js", "/assets/index-abc123.css"]) {
+      const answer = await proxy.call(path, { headers: { origin: ELSEWHERE } });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers["access-control-allow-origin"], path).toBeUndefined();
+    }
+    const head = await proxy.call("/assets/index-abc123.js", { method: "HEAD", headers: { origin: "null" } });
+    expect(head.status).toBe(200);
+  });
+
+  it("still refuses that Origin on every route that acts or reads a wallet's data, and on the API", async () => {
+    const post = await proxy.call("/api/session", {
+      method: "POST",
+      headers: { origin: ELSEWHERE, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(post.status).toBe(403);
+    for (const path of [
+      "/api/session",
+      "/trpc/keys.list",
+      "/api/meta",
+      "/api/prices/simple?ids=bitcoin&vs=usd",
+    ]) {
+      expect((await proxy.call(path, { headers: { origin: ELSEWHERE } })).status, path).toBe(403);
+    }
+    const postPage = await proxy.call("/keys", { method: "POST", headers: { origin: ELSEWHERE } });
+    expect(postPage.status).toBe(403);
+  });
+
+  it("names PUBLIC_ORIGIN and the chains that sign in in /api/meta", async () => {
+    expect(JSON.parse((await proxy.call("/api/meta")).text)).toMatchObject({
+      publicOrigin: "http://dashboard.test",
+      signInChainIds: [1],
+    });
+    const base = await startProxy({ SIWE_CHAIN_IDS: "8453, 1" });
+    try {
+      expect(JSON.parse((await base.call("/api/meta")).text).signInChainIds).toEqual([8453, 1]);
+    } finally {
+      await base.close();
+    }
+  });
+});

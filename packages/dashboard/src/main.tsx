@@ -1,11 +1,14 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, StrictMode, Suspense, useEffect } from "react";
+import { Fragment, lazy, StrictMode, Suspense, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { WagmiProvider } from "wagmi";
+import { isWrongAddress, WrongAddress } from "./features/address/WrongAddress";
 import { AccountNotice } from "./features/session/AccountNotice";
 import { Header } from "./features/session/Header";
+import { SessionEndedDialog } from "./features/session/SessionEndedDialog";
 import { SignInScreen } from "./features/session/SignInScreen";
 import { useSession } from "./features/session/use-session";
+import { useEndedSession } from "./lib/ended-session";
 import { useMeta } from "./lib/meta";
 import { queryClient } from "./lib/query-client";
 import { Link, navigate, usePathname } from "./lib/router";
@@ -47,7 +50,7 @@ function Routes({ wallet }: { wallet: string }) {
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;
   if (pathname === "/chat") {
     if (!meta.ready) return <Loading label="Loading…" />;
-    if (meta.chat) return <ChatRoute />;
+    if (meta.chat) return <ChatRoute wallet={wallet} />;
     return (
       <section>
         <h1>Chat</h1>
@@ -68,6 +71,9 @@ function Routes({ wallet }: { wallet: string }) {
 function App() {
   const session = useSession();
   const pathname = usePathname();
+  const meta = useMeta();
+  const ended = useEndedSession();
+  if (isWrongAddress(meta.publicOrigin)) return <WrongAddress publicOrigin={meta.publicOrigin} />;
   if (session.isPending) {
     return (
       <main id="main" className="centered">
@@ -83,20 +89,23 @@ function App() {
       </main>
     );
   }
-  if (session.data === null) return <SignInScreen />;
+  // A session that ended under the user keeps its page on screen, under a dialog to sign in again.
+  const shown = session.data ?? ended;
+  if (shown === null) return <SignInScreen />;
   return (
-    <>
-      <Header session={session.data} />
-      <AccountNotice session={session.data} />
+    <Fragment key={shown.wallet.toLowerCase()}>
+      <Header session={shown} />
+      <AccountNotice session={shown} />
       <main id="main" className="content">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<Loading label="Loading…" />}>
-            <Routes wallet={session.data.wallet} />
+            <Routes wallet={shown.wallet} />
           </Suspense>
         </ErrorBoundary>
       </main>
+      {session.data === null ? <SessionEndedDialog session={shown} /> : null}
       <Toaster />
-    </>
+    </Fragment>
   );
 }
 

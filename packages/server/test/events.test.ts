@@ -276,6 +276,51 @@ describeDatabases("audit events", (target) => {
     const otherEvents = await listEvents(other.wallet, other.token);
     expect(otherEvents.events.map((event) => event.action)).toEqual(["session.created"]);
   });
+
+  it("filters by key and by action, and pages a filtered list with the same filters", async () => {
+    const session = await signIn(server.baseUrl);
+    const first = await createKeyOver(server.baseUrl, session.token, { name: "first" });
+    const second = await createKeyOver(server.baseUrl, session.token, { name: "second" });
+    for (const id of [first.apiKey.id, second.apiKey.id]) {
+      const revoked = await request(server.baseUrl, "DELETE", `/api-keys/${id}`, { token: session.token });
+      expect(revoked.status).toBe(200);
+    }
+
+    const ofFirst = await listEvents(session.wallet, session.token, `?keyId=${first.apiKey.id}`);
+    expect(ofFirst.events.map((event) => event.action)).toEqual(["key.revoked", "key.created"]);
+    expect(ofFirst.events.every((event) => event.keyId === first.apiKey.id)).toBe(true);
+
+    const revocations = await listEvents(session.wallet, session.token, "?action=key.revoked");
+    expect(revocations.events.map((event) => event.keyId)).toEqual([second.apiKey.id, first.apiKey.id]);
+
+    const both = await listEvents(
+      session.wallet,
+      session.token,
+      `?keyId=${second.apiKey.id}&action=key.created`,
+    );
+    expect(both.events.map((event) => [event.action, event.keyId])).toEqual([
+      ["key.created", second.apiKey.id],
+    ]);
+
+    const pageOne = await listEvents(session.wallet, session.token, "?action=key.created&limit=1");
+    expect(pageOne.events.map((event) => event.keyId)).toEqual([second.apiKey.id]);
+    const pageTwo = await listEvents(
+      session.wallet,
+      session.token,
+      `?action=key.created&limit=1&cursor=${encodeURIComponent(pageOne.nextCursor ?? "")}`,
+    );
+    expect(pageTwo.events.map((event) => event.keyId)).toEqual([first.apiKey.id]);
+
+    const unknown = await request(
+      server.baseUrl,
+      "GET",
+      `/api-keys/${session.wallet}/events?action=key.eaten`,
+      {
+        token: session.token,
+      },
+    );
+    expect(unknown.status).toBe(400);
+  });
 });
 
 describeDatabases("audit events at the active-key cap", (target) => {

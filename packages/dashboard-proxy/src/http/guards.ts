@@ -34,8 +34,22 @@ function isLimitedPath(path: string): boolean {
   return path.startsWith("/api/") || path.startsWith("/trpc/");
 }
 
+// Not the page: the API, and the operator's endpoints, keep the Origin check.
+const NOT_PAGE_PATHS = new Set(["/api", "/trpc", "/metrics", "/healthz"]);
+
 /**
- * Runs before every route: refuses foreign origins (403), refuses a state-changing request that
+ * A read of the page itself (its HTML, scripts, styles): served whatever the `Origin`, since it acts
+ * for no one and reads no wallet's data. Chromium sends `Origin` with module scripts, so a page opened
+ * on another address of this host (`http://127.0.0.1:3001` for `http://localhost:3001`) would
+ * otherwise load as a blank page instead of saying which address to open.
+ */
+function isPageRead(method: string, path: string): boolean {
+  return (method === "GET" || method === "HEAD") && !isLimitedPath(path) && !NOT_PAGE_PATHS.has(path);
+}
+
+/**
+ * Runs before every route: lets the page's own files through whatever the `Origin` (see
+ * `isPageRead`), refuses foreign origins elsewhere (403), refuses a state-changing request that
  * carries the session cookie from anywhere but `PUBLIC_ORIGIN` (403), answers preflights (204), and
  * limits `/api/*` and `/trpc/*` per client IP, IPv6 per /64 (429 with `Retry-After`). The IP comes from
  * `TRUSTED_PROXIES` (see `clientAddress`), so a client cannot pick its own by header. A request to
@@ -51,14 +65,15 @@ export function createGuards(options: GuardOptions): Middleware {
       options.allowedOrigins,
     );
     event.context.originVerdict = verdict;
+    const method = event.req.method;
+    const path = event.url.pathname;
+    if (isPageRead(method, path)) return next();
     if (verdict.kind === "forbidden") {
       return errorResponse({ code: "FORBIDDEN", message: "This origin may not use the dashboard proxy" });
     }
-    const path = event.url.pathname;
     if (verdict.kind === "allowed" && !isCorsPath(path, options.chatPublic)) {
       return errorResponse({ code: "FORBIDDEN", message: "This origin may use the market routes only" });
     }
-    const method = event.req.method;
     if (method === "OPTIONS") {
       const headers = verdict.kind === "allowed" ? preflightHeaders(verdict.origin) : {};
       return new Response(null, { status: 204, headers });

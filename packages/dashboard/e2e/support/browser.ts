@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { installTestWallet, type TestWallet } from "./test-wallet.js";
+import { installTestWallet, type TestWallet, type TestWalletOptions } from "./test-wallet.js";
 
 /** Debian's Chromium (`apt-get install -y chromium`); Playwright's own browser download is not used. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -57,6 +57,7 @@ export async function openSession(
   browser: Browser,
   origin: string,
   viewport = { width: 1280, height: 800 },
+  walletOptions: TestWalletOptions = {},
 ): Promise<Session> {
   // A fixed locale and time zone: prices and dates read the same on every machine.
   const context = await browser.newContext({
@@ -67,7 +68,7 @@ export async function openSession(
   });
   // Bounds for a busy machine; a passing step takes well under a second.
   context.setDefaultTimeout(15_000);
-  const wallet = await installTestWallet(context);
+  const wallet = await installTestWallet(context, walletOptions);
   const page = await context.newPage();
   return { context, page, wallet, problems: watchPage(page, origin) };
 }

@@ -14,14 +14,25 @@ const SIGN_FUNCTION = "__keyportTestWalletSign";
 interface WalletPageOptions {
   address: string;
   signFunction: string;
+  chainId: number;
+}
+
+/** How the test wallet starts. */
+export interface TestWalletOptions {
+  /** The chain it is on (default 1); `wallet_switchEthereumChain` moves it, as a real wallet would. */
+  chainId?: number;
 }
 
 // Runs in the page before its own scripts (serialised by Playwright: no closure over Node values).
-function installWallet({ address, signFunction }: WalletPageOptions): void {
+function installWallet({ address, signFunction, chainId }: WalletPageOptions): void {
   type Listener = (...args: unknown[]) => void;
   const listeners = new Map<string, Set<Listener>>();
   const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
   const sign = Reflect.get(window, signFunction);
+  let chain = chainId;
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const listener of listeners.get(event) ?? []) listener(...args);
+  };
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
       switch (method) {
@@ -29,9 +40,18 @@ function installWallet({ address, signFunction }: WalletPageOptions): void {
         case "eth_accounts":
           return [address];
         case "eth_chainId":
-          return "0x1";
+          return `0x${chain.toString(16)}`;
         case "net_version":
-          return "1";
+          return String(chain);
+        case "wallet_switchEthereumChain": {
+          const [target] = Array.isArray(params) ? params : [];
+          const hex: unknown =
+            typeof target === "object" && target !== null ? Reflect.get(target, "chainId") : undefined;
+          if (typeof hex !== "string" || !/^0x[0-9a-f]+$/i.test(hex)) throw fail(-32602, "Invalid params");
+          chain = Number.parseInt(hex.slice(2), 16);
+          emit("chainChanged", hex);
+          return null;
+        }
         case "personal_sign": {
           const [message] = Array.isArray(params) ? params : [];
           if (typeof sign !== "function" || typeof message !== "string") throw fail(-32602, "Invalid params");
@@ -77,7 +97,10 @@ function installWallet({ address, signFunction }: WalletPageOptions): void {
  * Gives every page of `context` the test wallet: an EIP-1193 provider announced through EIP-6963 whose
  * `personal_sign` calls back into Node, where a viem local account signs (the key never enters the page).
  */
-export async function installTestWallet(context: BrowserContext): Promise<TestWallet> {
+export async function installTestWallet(
+  context: BrowserContext,
+  options: TestWalletOptions = {},
+): Promise<TestWallet> {
   const account = privateKeyToAccount(generatePrivateKey());
   const signed: string[] = [];
   await context.exposeFunction(SIGN_FUNCTION, async (message: unknown): Promise<Hex> => {
@@ -85,6 +108,10 @@ export async function installTestWallet(context: BrowserContext): Promise<TestWa
     signed.push(Buffer.from(message.slice(2), "hex").toString("utf8"));
     return account.signMessage({ message: { raw: message } });
   });
-  await context.addInitScript(installWallet, { address: account.address, signFunction: SIGN_FUNCTION });
+  await context.addInitScript(installWallet, {
+    address: account.address,
+    signFunction: SIGN_FUNCTION,
+    chainId: options.chainId ?? 1,
+  });
   return { address: account.address, signed };
 }

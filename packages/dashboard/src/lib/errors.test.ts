@@ -25,4 +25,17 @@ describe("errors", () => {
       "This wallet already holds the maximum of 50 active keys",
     );
   });
+
+  it("names the service that failed", () => {
+    expect(describeError(new HttpError(502, "x"), "market")).toBe(
+      "The market data provider (CoinGecko) is not answering right now. Try again in a moment.",
+    );
+    expect(describeError(new HttpError(502, "x"), "agent")).toMatch(/^The chat agent /);
+    expect(describeError(new HttpError(504, "x"))).toBe(
+      "The Keyport server did not answer in time. Try again in a moment.",
+    );
+    expect(describeError(new HttpError(500, "x"), "agent")).toBe(
+      "The chat agent failed (internal server error). Try again later.",
+    );
+  });
 });

@@ -21,19 +21,30 @@ export function isUnauthorized(error: unknown): boolean {
   return errorStatus(error) === 401;
 }
 
+/** The service behind a request, named in its error: the page talks to three through the proxy. */
+export type Service = "keyport" | "market" | "agent";
+
+/** How a sentence names each service. */
+export const SERVICE_NAMES: Record<Service, string> = {
+  keyport: "The Keyport server",
+  market: "The market data provider (CoinGecko)",
+  agent: "The chat agent",
+};
+
 /**
- * A sentence for the user. Server-side failures never show their details (there are none to show:
- * a 5xx says only "Internal server error"); a missing answer says where to look.
+ * A sentence for the user that names the service that failed (`service`, the Keyport server unless
+ * said). Server-side failures never show their details (there are none to show: a 5xx says only
+ * "Internal server error"); a missing answer says where to look.
  */
-export function describeError(error: unknown): string {
+export function describeError(error: unknown, service: Service = "keyport"): string {
   const status = errorStatus(error);
+  const name = SERVICE_NAMES[service];
   if (status === undefined) {
     return "Cannot reach Keyport. Check that the dashboard proxy and the server are running, then try again.";
   }
-  if (status === 502 || status === 503 || status === 504) {
-    return "The Keyport server is not answering right now. Try again in a moment.";
-  }
-  if (status >= 500) return "Something went wrong on the server (internal server error). Try again later.";
+  if (status === 504) return `${name} did not answer in time. Try again in a moment.`;
+  if (status === 502 || status === 503) return `${name} is not answering right now. Try again in a moment.`;
+  if (status >= 500) return `${name} failed (internal server error). Try again later.`;
   if (status === 429) return "Too many requests. Wait a moment and try again.";
   const message = withMessage.safeParse(error);
   return message.success && message.data.message !== ""

@@ -7,6 +7,10 @@ const metaSchema = z.object({
   chat: z.boolean(),
   /** The Keyport server as backends reach it (the proxy's `KEYPORT_PUBLIC_URL`). */
   serverUrl: z.string(),
+  /** The address the dashboard is meant to be opened at (`PUBLIC_ORIGIN`); older proxies omit it. */
+  publicOrigin: z.string().optional(),
+  /** The chains whose sign-in the server accepts (`SIWE_CHAIN_IDS`); older proxies omit it. */
+  signInChainIds: z.array(z.number().int().positive()).min(1).default([1]),
 });
 
 /**
@@ -19,7 +23,12 @@ export type Meta = z.output<typeof metaSchema>;
  * Assumed when `/api/meta` cannot be read: the most restrictive plan, no chat, and the server of
  * `pnpm start` with its default port.
  */
-export const FALLBACK_META: Meta = { coingeckoPlan: "demo", chat: false, serverUrl: "http://localhost:3000" };
+export const FALLBACK_META: Meta = {
+  coingeckoPlan: "demo",
+  chat: false,
+  serverUrl: "http://localhost:3000",
+  signInChainIds: [1],
+};
 
 async function readMeta(): Promise<Meta> {
   try {

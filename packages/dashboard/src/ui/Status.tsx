@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { describeError } from "../lib/errors";
+import { describeError, type Service } from "../lib/errors";
 
 /** A polite "loading" line that screen readers announce. */
 export function Loading({ label }: { label: string }) {
@@ -10,11 +10,19 @@ export function Loading({ label }: { label: string }) {
   );
 }
 
-/** An error as a sentence, with a retry button when the caller can retry. */
-export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+/** An error as a sentence naming the service that failed, with a retry button when the caller can retry. */
+export function ErrorMessage({
+  error,
+  onRetry,
+  service,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  service?: Service;
+}) {
   return (
     <div role="alert" className="status status-error">
-      <p>{describeError(error)}</p>
+      <p>{describeError(error, service)}</p>
       {onRetry ? (
         <button type="button" className="button" onClick={onRetry}>
           Try again

@@ -22,7 +22,13 @@ function toKeyEvent(row: EventRow): KeyEvent {
 /** The audit trail as procedures read it: public shapes out, no SQL. */
 export interface EventStore {
   /** One page of a wallet's events, newest first, and the cursor of the next page (null at the end). */
-  list(params: { wallet: string; limit: number; before: number | null }): Promise<{
+  list(params: {
+    wallet: string;
+    limit: number;
+    before: number | null;
+    keyId?: string | null;
+    action?: KeyEventAction | null;
+  }): Promise<{
     events: KeyEvent[];
     nextCursor: string | null;
   }>;

@@ -23,7 +23,7 @@ export const eventsRouter = router({
         tags: ["events"],
         summary: "List a wallet's audit events",
         description:
-          "Every key creation, update, roll and revocation, and every sign-in and sign-out of the wallet, newest first, paginated like the key list (`limit` 1-100, default 50; pass `nextCursor` back as `cursor`). Each event is recorded in the same transaction as its change, so a change never lacks its event and a refused or failed change leaves none. `changes` holds the changed fields' new public values: never a secret, hash, session token, SIWE message or signature. Revoking a key that is already revoked records nothing. Another wallet's events are 403.",
+          "Every key creation, update, roll and revocation, and every sign-in and sign-out of the wallet, newest first, paginated like the key list (`limit` 1-100, default 50; pass `nextCursor` back as `cursor`, with the same filters). `keyId` keeps one key's events, `action` one action's (both may be given). Each event is recorded in the same transaction as its change, so a change never lacks its event and a refused or failed change leaves none. `changes` holds the changed fields' new public values: never a secret, hash, session token, SIWE message or signature. Revoking a key that is already revoked records nothing. Another wallet's events are 403.",
       }),
     )
     .input(listEventsInput)
@@ -39,6 +39,12 @@ export const eventsRouter = router({
       if (input.cursor !== undefined && before === null) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
       }
-      return ctx.events.list({ wallet: ctx.wallet, limit: input.limit, before });
+      return ctx.events.list({
+        wallet: ctx.wallet,
+        limit: input.limit,
+        before,
+        keyId: input.keyId ?? null,
+        action: input.action ?? null,
+      });
     }),
 });

@@ -34,6 +34,8 @@ export const listEventsInput = z.object({
   wallet: walletInput,
   limit: pageLimit,
   cursor: pageCursor,
+  keyId: keyId.optional().meta({ description: "Only this key's events" }),
+  action: keyEventAction.optional().meta({ description: "Only events of this action" }),
 });
 
 export const listEventsOutput = z.object({

@@ -3,9 +3,12 @@ import { ErrorMessage } from "../../ui/Status";
 import { Markdown } from "./Markdown";
 import { useChat } from "./use-chat";
 
-/** Chat with the agent: a "Message" box (Enter sends, Shift+Enter breaks the line), "Send", "Stop". */
-export function ChatView() {
-  const chat = useChat();
+/**
+ * Chat with the agent: a "Message" box (Enter sends, Shift+Enter breaks the line), "Send", "Stop", and
+ * "New chat". The conversation is kept for the tab's life; a failed answer names the agent and offers "Retry".
+ */
+export function ChatView({ wallet }: { wallet: string }) {
+  const chat = useChat(wallet);
   const [draft, setDraft] = useState("");
 
   function submit(event?: FormEvent) {
@@ -21,7 +24,17 @@ export function ChatView() {
 
   return (
     <section aria-labelledby="chat-title" className="chat">
-      <h1 id="chat-title">Chat</h1>
+      <div className="view-header">
+        <h1 id="chat-title">Chat</h1>
+        <button
+          type="button"
+          className="button"
+          onClick={chat.newChat}
+          disabled={chat.turns.length === 0 && !chat.streaming}
+        >
+          New chat
+        </button>
+      </div>
       <div className="chat-log">
         {chat.turns.length === 0 ? (
           <p className="muted">
@@ -43,6 +56,7 @@ export function ChatView() {
                 <Markdown text={turn.content} />
               )}
               {turn.stopped ? <p className="muted">(stopped)</p> : null}
+              {turn.failed ? <p className="muted">(incomplete: the chat agent failed)</p> : null}
             </article>
           ))
         )}
@@ -50,7 +64,9 @@ export function ChatView() {
       <p role="status" className="visually-hidden">
         {chat.streaming ? "The agent is answering…" : chat.turns.length > 0 ? "Answer complete." : ""}
       </p>
-      {chat.error ? <ErrorMessage error={chat.error} /> : null}
+      {chat.error ? (
+        <ErrorMessage service="agent" error={chat.error} onRetry={() => void chat.retry()} />
+      ) : null}
       <form className="chat-form" onSubmit={submit}>
         <label className="field chat-input">
           <span>Message</span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messagesToSend } from "./conversation";
+import { lastQuestion, messagesToSend } from "./conversation";
 
 describe("messagesToSend", () => {
   it("carries the conversation so far, without empty answers", () => {
@@ -23,5 +23,25 @@ describe("messagesToSend", () => {
     expect(messagesToSend([{ role: "assistant", content: "x".repeat(9_000) }])[0]?.content).toHaveLength(
       8_000,
     );
+  });
+});
+
+describe("lastQuestion", () => {
+  it("finds the question to ask again and the conversation before it", () => {
+    expect(
+      lastQuestion([
+        { role: "user", content: "one" },
+        { role: "assistant", content: "answer" },
+        { role: "user", content: "two" },
+        { role: "assistant", content: "half", failed: true },
+      ]),
+    ).toEqual({
+      before: [
+        { role: "user", content: "one" },
+        { role: "assistant", content: "answer" },
+      ],
+      question: "two",
+    });
+    expect(lastQuestion([])).toBeUndefined();
   });
 });

@@ -75,20 +75,23 @@ describe("describeChanges", () => {
     ]);
   });
 
-  it("names a roll's new key and its grace period, and a session's end", () => {
-    expect(
-      describeChanges(
-        event("key.rolled", {
-          rolledTo: "key_aaaaaaaaaaaaaaaa2",
-          revokedAt: "2030-01-01T13:00:00.000Z",
-          gracePeriodSeconds: 3600,
-        }),
-        keyNames,
-      ).map((line) => `${line.label}: ${line.value}`),
-    ).toEqual([
+  it("names a roll's new key and its grace period, a revocation ahead in the future tense, and a session's end", () => {
+    const rolled = event("key.rolled", {
+      rolledTo: "key_aaaaaaaaaaaaaaaa2",
+      revokedAt: "2030-01-01T13:00:00.000Z",
+      gracePeriodSeconds: 3600,
+    });
+    const during = new Date("2030-01-01T12:30:00.000Z");
+    expect(describeChanges(rolled, keyNames, during).map((line) => `${line.label}: ${line.value}`)).toEqual([
       "New key: billing (new)",
-      `Revoked: ${formatDateTime(new Date("2030-01-01T13:00:00.000Z"))}`,
+      `Revokes at: ${formatDateTime(new Date("2030-01-01T13:00:00.000Z"))}`,
       "Grace period: 60 min",
+    ]);
+    const after = new Date("2030-01-01T13:00:01.000Z");
+    expect(describeChanges(rolled, keyNames, after).map((line) => line.label)).toEqual([
+      "New key",
+      "Revoked",
+      "Grace period",
     ]);
     expect(
       describeChanges(event("session.created", { expiresAt: "2030-01-02T12:00:00.000Z" }), keyNames),

@@ -54,19 +54,33 @@ const LABELS: Record<string, string> = {
 
 /**
  * The event's changes as lines of words: `Rate limit: 10 / 60 s`, `Permissions: a, b`. Key ids in
- * `rolledTo` are shown by name when `keyNames` knows them. A session's `expiresAt` reads "Session ends".
+ * `rolledTo` are shown by name when `keyNames` knows them. A session's `expiresAt` reads "Session ends";
+ * a revocation still ahead of `now` (a roll's grace) reads "Revokes at", one past "Revoked".
  */
-export function describeChanges(event: KeyEvent, keyNames: ReadonlyMap<string, string>): ChangeLine[] {
+export function describeChanges(
+  event: KeyEvent,
+  keyNames: ReadonlyMap<string, string>,
+  now: Date = new Date(),
+): ChangeLine[] {
   // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
   const entries = Object.entries(event.changes).sort(([a], [b]) => fieldRank(a) - fieldRank(b));
   return entries.map(([field, value]) => {
     const label =
-      field === "expiresAt" && event.action === "session.created" ? "Session ends" : (LABELS[field] ?? field);
+      field === "expiresAt" && event.action === "session.created"
+        ? "Session ends"
+        : field === "revokedAt" && isAfter(value, now)
+          ? "Revokes at"
+          : (LABELS[field] ?? field);
     return { label, value: describeValue(field, value, keyNames) };
   });
 }
 
 const FIELD_ORDER = Object.keys(LABELS);
+
+function isAfter(value: unknown, now: Date): boolean {
+  const time = isoTime.safeParse(value);
+  return time.success && time.data !== null && new Date(time.data).getTime() > now.getTime();
+}
 
 function fieldRank(field: string): number {
   const rank = FIELD_ORDER.indexOf(field);

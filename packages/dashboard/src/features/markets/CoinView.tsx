@@ -41,7 +41,9 @@ export function CoinView({ id }: { id: string }) {
           {info ? info.name : id} {info ? <span className="muted">{info.symbol.toUpperCase()}</span> : null}
         </h1>
       </div>
-      {coin.isError ? <ErrorMessage error={coin.error} onRetry={() => coin.refetch()} /> : null}
+      {coin.isError ? (
+        <ErrorMessage service="market" error={coin.error} onRetry={() => coin.refetch()} />
+      ) : null}
       {info ? (
         <dl className="totals">
           <div className="total">
@@ -75,7 +77,7 @@ export function CoinView({ id }: { id: string }) {
       {chart.isPending ? (
         <Loading label="Loading the chart…" />
       ) : chart.isError ? (
-        <ErrorMessage error={chart.error} onRetry={() => chart.refetch()} />
+        <ErrorMessage service="market" error={chart.error} onRetry={() => chart.refetch()} />
       ) : (
         <PriceChart prices={knownPoints(chart.data.prices)} currency={currency} days={range?.days ?? "7"} />
       )}

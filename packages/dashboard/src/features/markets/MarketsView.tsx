@@ -49,7 +49,7 @@ export function MarketsView() {
       {markets.isPending ? (
         <Loading label="Loading markets…" />
       ) : markets.isError ? (
-        <ErrorMessage error={markets.error} onRetry={() => markets.refetch()} />
+        <ErrorMessage service="market" error={markets.error} onRetry={() => markets.refetch()} />
       ) : markets.data.length === 0 ? (
         <Empty>
           <p>No market data right now.</p>

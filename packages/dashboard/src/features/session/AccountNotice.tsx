@@ -1,7 +1,7 @@
 import { useConnection } from "wagmi";
 import { shortAddress } from "../../lib/format";
 import type { Session } from "../../lib/session-api";
-import { describeSignInError } from "./sign-in-error";
+import { SignInError } from "./SignInError";
 import { useSignIn } from "./use-sign-in";
 
 /**
@@ -29,7 +29,13 @@ export function AccountNotice({ session }: { session: Session }) {
       >
         Sign in
       </button>
-      {signIn.isError ? <p className="status-error">{describeSignInError(signIn.error)}</p> : null}
+      {signIn.isError ? (
+        <SignInError
+          error={signIn.error}
+          connector={signIn.variables}
+          onSwitched={(connector) => signIn.mutate(connector)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { formatCount } from "../../lib/format";
 import { type BucketCounts, stackBars } from "./stack-bars";
-import { OUTCOMES } from "./usage-range";
+import { OUTCOMES, type Outcome } from "./usage-range";
 
 const WIDTH = 600;
 const HEIGHT = 200;
@@ -9,6 +9,13 @@ const bucketLabel = (start: Date, granularity: "hour" | "day") =>
   granularity === "hour"
     ? start.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })
     : start.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+
+const OUTCOME_LABELS = new Map<Outcome, string>(OUTCOMES.map((outcome) => [outcome.field, outcome.label]));
+
+/** A bar segment's tooltip in words: "Nov 20: Rate limited, 5 verifications". */
+export function segmentTitle(when: string, outcome: Outcome, count: number): string {
+  return `${when}: ${OUTCOME_LABELS.get(outcome) ?? outcome}, ${formatCount(count)} ${count === 1 ? "verification" : "verifications"}`;
+}
 
 /**
  * Verifications over time as stacked bars by outcome (hand-written SVG: one chart is not worth a chart
@@ -27,6 +34,9 @@ export function UsageChart({
   const last = series[series.length - 1];
   return (
     <figure className="chart">
+      <p className="chart-peak">
+        Busiest {granularity}: {formatCount(max)} {max === 1 ? "verification" : "verifications"}
+      </p>
       <svg
         className="chart-svg"
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -44,13 +54,14 @@ export function UsageChart({
             width={segment.width}
             height={segment.height}
           >
-            <title>{`${bucketLabel(segment.start, granularity)}: ${formatCount(segment.count)} ${segment.outcome}`}</title>
+            <title>
+              {segmentTitle(bucketLabel(segment.start, granularity), segment.outcome, segment.count)}
+            </title>
           </rect>
         ))}
       </svg>
       <div className="chart-scale" aria-hidden="true">
         <span>{first ? bucketLabel(first.start, granularity) : ""}</span>
-        <span>max {formatCount(max)}</span>
         <span>{last ? bucketLabel(last.start, granularity) : ""}</span>
       </div>
       <figcaption className="legend">

@@ -1,16 +1,22 @@
 import { MAX_PAGE_LIMIT } from "@keyport/server/schemas";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { navigate, useSearch } from "../../lib/router";
 import { trpc } from "../../lib/trpc";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
 import { UsageChart } from "./UsageChart";
+import { UsageKeysTable } from "./UsageKeysTable";
 import { UsageTotals } from "./UsageTotals";
-import { USAGE_RANGES, type UsageRangeId, usageQueryInput } from "./usage-range";
+import { USAGE_RANGES, usageQueryInput } from "./usage-range";
+import { parseUsageSearch, type UsageUrlState, usageHref } from "./usage-url";
 
-/** Usage of the wallet's keys: range, key filter, stacked chart and totals. */
+/**
+ * Usage of the wallet's keys: range and key filter (kept in the URL, `?range=&key=`), totals, a
+ * stacked chart and a table per key.
+ */
 export function UsageView({ wallet }: { wallet: string }) {
-  const [rangeId, setRangeId] = useState<UsageRangeId>("7d");
-  const [keyId, setKeyId] = useState<string | undefined>(undefined);
+  const { rangeId, keyId } = parseUsageSearch(useSearch());
+  const show = (next: UsageUrlState) => navigate(usageHref(next), { replace: true });
   // The range ends when it was chosen: a `new Date()` per render would make every render a new query.
   const [anchor, setAnchor] = useState(() => new Date());
   const usage = useQuery({
@@ -37,7 +43,7 @@ export function UsageView({ wallet }: { wallet: string }) {
               className="button"
               aria-pressed={range.id === rangeId}
               onClick={() => {
-                setRangeId(range.id);
+                show({ rangeId: range.id, keyId });
                 setAnchor(new Date());
               }}
             >
@@ -50,7 +56,10 @@ export function UsageView({ wallet }: { wallet: string }) {
           <select
             value={keyId ?? ""}
             onChange={(event) =>
-              setKeyId(event.currentTarget.value === "" ? undefined : event.currentTarget.value)
+              show({
+                rangeId,
+                keyId: event.currentTarget.value === "" ? undefined : event.currentTarget.value,
+              })
             }
           >
             <option value="">All keys</option>
@@ -77,7 +86,10 @@ export function UsageView({ wallet }: { wallet: string }) {
               </p>
             </Empty>
           ) : (
-            <UsageChart series={usage.data.series} granularity={usage.data.granularity} />
+            <>
+              <UsageChart series={usage.data.series} granularity={usage.data.granularity} />
+              <UsageKeysTable keys={usage.data.keys} rangeId={rangeId} />
+            </>
           )}
         </>
       )}
