@@ -8,16 +8,13 @@ import { Empty, ErrorMessage, Loading } from "../../ui/Status";
 import { describeAction, describeChanges } from "../events/event-words";
 
 /**
- * The key's events among the wallet's latest MAX_PAGE_LIMIT (the server's `events.list` has no key
- * filter), newest first, in the activity view's words; "All activity" leads to the rest.
+ * The key's latest MAX_PAGE_LIMIT events (the server's `events.list` filtered by `keyId`), newest
+ * first, in the activity view's words; "All activity of this key" opens the activity view filtered to it.
  */
 export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }) {
   const titleId = useId();
-  const list = useQuery(trpc.events.list.queryOptions({ wallet, limit: MAX_PAGE_LIMIT }));
-  const events = useMemo(
-    () => (list.data?.events ?? []).filter((event) => event.keyId === keyId),
-    [list.data, keyId],
-  );
+  const list = useQuery(trpc.events.list.queryOptions({ wallet, keyId, limit: MAX_PAGE_LIMIT }));
+  const events = list.data?.events ?? [];
   const noNames = useMemo(() => new Map<string, string>(), []);
   return (
     <section aria-labelledby={titleId} className="key-section">
@@ -58,7 +55,7 @@ export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }
         </ol>
       )}
       <p>
-        <Link to="/events">All activity</Link>
+        <Link to={`/events?key=${encodeURIComponent(keyId)}`}>All activity of this key</Link>
       </p>
     </section>
   );
