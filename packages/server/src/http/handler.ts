@@ -16,6 +16,7 @@ import type { FastRoute } from "./fast-route.js";
 import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
+import { createTrpcVerify } from "./trpc-verify.js";
 
 export interface RequestHandlerOptions {
   router: AppRouter;
@@ -43,6 +44,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const openApiJson = JSON.stringify(options.openApiDocument);
   const docs = createDocsPages();
   const trpc = createTrpcHandler(router, services);
+  const trpcVerify = createTrpcVerify(router, services, trpc);
 
   async function route(
     req: IncomingMessage,
@@ -57,7 +59,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         sendJson(res, 405, { code: "METHOD_NOT_SUPPORTED", message: "tRPC takes GET and POST" });
         return "/trpc";
       }
-      trpc(req, res);
+      if (!trpcVerify(req, res)) trpc(req, res);
       return trpcRouteLabel(pathname);
     }
     // HEAD is GET without the body: node:http drops whatever a HEAD response writes.

@@ -1,0 +1,190 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import type { SuperJSONResult } from "superjson";
+import { type Context, createContext, type Services } from "../context.js";
+import type { AppRouter } from "../routers/_app.js";
+import { verifyKeyInput } from "../schemas/verification.js";
+import { createCallerFactory, formatTrpcError } from "../trpc.js";
+import { transformer } from "../trpc-transformer.js";
+import { MAX_BODY_BYTES } from "./body.js";
+import { NO_STORE } from "./fast-route.js";
+import { requestIdOf } from "./request-id.js";
+import { logTrpcError, MAX_BATCH_SIZE } from "./trpc-handler.js";
+
+/** The one procedure the fast path answers. */
+const VERIFY_PATH = "keys.verify";
+const SINGLE_URL = `/trpc/${VERIFY_PATH}`;
+
+/**
+ * The headers tRPC's handler writes on a keys.verify answer (its `vary`, our `responseMeta`'s
+ * `cache-control` and JSON type), in the order node sends them after `X-Request-Id`.
+ */
+const ANSWER_HEADERS = { ...NO_STORE, "content-type": "application/json", vary: "trpc-accept, accept" };
+
+/** A request the fast path takes: how many `keys.verify` calls, and whether it is a batch. */
+interface VerifyCalls {
+  count: number;
+  batch: boolean;
+}
+
+/**
+ * `POST /trpc/keys.verify` and `POST /trpc/keys.verify,…?batch=1` (only keys.verify, at most
+ * `MAX_BATCH_SIZE`), a JSON body of a declared length within `MAX_BODY_BYTES`, no streaming accept.
+ * Anything else (GET, other procedures, other queries or content types, chunked bodies) is null.
+ */
+function matchVerifyCalls(req: IncomingMessage): VerifyCalls | null {
+  if (req.method !== "POST") return null;
+  const { headers } = req;
+  if (headers["content-type"] !== "application/json") return null;
+  if (headers["transfer-encoding"] !== undefined || headers["trpc-accept"] !== undefined) return null;
+  if (headers.accept?.includes("jsonl")) return null;
+  const length = headers["content-length"];
+  if (length === undefined || !(Number(length) <= MAX_BODY_BYTES)) return null;
+  const url = req.url ?? "";
+  if (url === SINGLE_URL) return { count: 1, batch: false };
+  const prefix = url.length - "?batch=1".length;
+  if (!url.startsWith(SINGLE_URL) || !url.endsWith("?batch=1")) return null;
+  const paths = url.slice("/trpc/".length, prefix).split(",");
+  if (paths.length > MAX_BATCH_SIZE || paths.some((path) => path !== VERIFY_PATH)) return null;
+  return { count: paths.length, batch: true };
+}
+
+/** The whole body as text, or null when the client left first. */
+function readBodyText(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const settle = (text: string | null) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+      req.off("error", onClose);
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString());
+    const onClose = () => settle(null);
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("close", onClose);
+    req.once("error", onClose);
+  });
+}
+
+/**
+ * The inputs tRPC would hand each call (superjson-decoded by the same transformer), or null when
+ * decoding fails: tRPC then fails every call of the request with one error, which its own
+ * handler answers.
+ */
+function decodeInputs(text: string, calls: VerifyCalls): unknown[] | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (!calls.batch) return [transformer.input.deserialize(asEnvelope(body))];
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+    const inputs: unknown[] = [];
+    for (let index = 0; index < calls.count; index++) {
+      const input: unknown = Reflect.get(body, index);
+      inputs.push(input === undefined ? undefined : transformer.input.deserialize(asEnvelope(input)));
+    }
+    return inputs;
+  } catch {
+    return null;
+  }
+}
+
+/** tRPC hands the transformer whatever the body holds, unchecked; superjson copes with any value. */
+function asEnvelope(value: unknown): SuperJSONResult {
+  return value as SuperJSONResult;
+}
+
+/** A request body node has read already, handed to tRPC as its node adapter documents (`req.body`). */
+type ReadRequest = IncomingMessage & { body?: unknown };
+
+/**
+ * The tRPC answer to keys.verify, single and batched, without tRPC's fetch `Request`/`Response`:
+ * the procedure runs through `createCaller` (its middleware, input and output schemas), the
+ * answer is tRPC's documented wire format (`{ result: { data } }` / `{ error }`, superjson, 207
+ * when a batch's statuses differ) with the router's own error formatter. Returns false, having
+ * touched nothing, for a request it does not take; one whose body does not decode is handed to
+ * `fallback` (tRPC's handler) with the body read so far. See docs/decisions.md, "tRPC verify fast path".
+ * @example const verify = createTrpcVerify(appRouter, services, trpc); if (!verify(req, res)) trpc(req, res)
+ */
+export function createTrpcVerify(
+  router: AppRouter,
+  services: Services,
+  fallback: (req: IncomingMessage, res: ServerResponse) => void,
+) {
+  const createCaller = createCallerFactory(router);
+
+  /** One call's item of the answer, and the status tRPC derives from it. */
+  async function callOne(input: unknown, ctx: Context): Promise<AnswerItem> {
+    const parsed = verifyKeyInput.safeParse(input);
+    try {
+      // tRPC's own refusal of an input its schema rejects, without entering the procedure.
+      if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
+      const data = await createCaller(ctx).keys.verify(parsed.data);
+      return { status: 200, item: { result: { data: transformer.output.serialize(data) } } };
+    } catch (cause) {
+      return errorItem(cause, ctx);
+    }
+  }
+
+  function errorItem(cause: unknown, ctx: Pick<Context, "requestId">): AnswerItem {
+    const error =
+      cause instanceof TRPCError ? cause : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause });
+    logTrpcError(services, error, VERIFY_PATH, ctx.requestId);
+    const shape = {
+      message: error.message,
+      code: TRPC_ERROR_CODES_BY_KEY[error.code],
+      data: { code: error.code, httpStatus: getHTTPStatusCodeFromError(error), path: VERIFY_PATH },
+    };
+    const formatted = formatTrpcError({ shape, error, type: "mutation", ctx });
+    return { status: formatted.data.httpStatus, item: { error: transformer.output.serialize(formatted) } };
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, calls: VerifyCalls): Promise<void> {
+    const text = await readBodyText(req);
+    if (text === null) return; // the client left: nobody to answer
+    const inputs = decodeInputs(text, calls);
+    if (inputs === null) {
+      const read: ReadRequest = req;
+      read.body = text;
+      fallback(read, res);
+      return;
+    }
+    const ctx = createContext(services, req, requestIdOf(res));
+    const first = inputs[0];
+    const answers =
+      inputs.length === 1
+        ? [await callOne(first, ctx)]
+        : await Promise.all(inputs.map((input) => callOne(input, ctx)));
+    send(res, answers, calls.batch);
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const calls = matchVerifyCalls(req);
+    if (calls === null) return false;
+    answer(req, res, calls).catch((cause: unknown) => {
+      // Not expected (every call's failure is an item): answered as tRPC answers a thrown error.
+      if (!res.headersSent) send(res, [errorItem(cause, { requestId: requestIdOf(res) ?? "" })], false);
+    });
+    return true;
+  };
+}
+
+interface AnswerItem {
+  status: number;
+  item: unknown;
+}
+
+/** Writes the answer: one item, or the batch's array; a batch whose statuses differ is 207. */
+function send(res: ServerResponse, answers: readonly AnswerItem[], batch: boolean): void {
+  let status = answers[0]?.status ?? 200;
+  for (const answer of answers) if (answer.status !== status) status = 207;
+  const payload = JSON.stringify(batch ? answers.map((answer) => answer.item) : answers[0]?.item);
+  res.writeHead(status, { ...ANSWER_HEADERS, "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
+}
