@@ -79,8 +79,10 @@ export const router = t.router;
  * A procedure anyone may call. An unreachable database answers 503 (retry), not 500, and so does a
  * call still waiting on its dependencies after `REQUEST_DEADLINE_MS` (`ctx.deadline` fires then).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { ...ctx, deadline } }));
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  // tRPC merges the given keys into the context: only the new one is passed (a copy of the whole
+  // context per call would be one more copy of every service).
+  const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { deadline } }));
   if (
     !result.ok &&
     result.error.code === "INTERNAL_SERVER_ERROR" &&

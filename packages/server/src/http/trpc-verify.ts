@@ -3,15 +3,18 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { SuperJSONResult } from "superjson";
+import type { z } from "zod";
 import { type Context, createContext, type Services } from "../context.js";
 import type { AppRouter } from "../routers/_app.js";
-import { verifyKeyInput } from "../schemas/verification.js";
+import type { verifyKeyInput } from "../schemas/verification.js";
 import { createCallerFactory, formatTrpcError } from "../trpc.js";
 import { transformer } from "../trpc-transformer.js";
 import { MAX_BODY_BYTES } from "./body.js";
 import { NO_STORE } from "./fast-route.js";
 import { requestIdOf } from "./request-id.js";
 import { logTrpcError, MAX_BATCH_SIZE } from "./trpc-handler.js";
+
+type VerifyInput = z.input<typeof verifyKeyInput>;
 
 /** The one procedure the fast path answers. */
 const VERIFY_PATH = "keys.verify";
@@ -107,10 +110,11 @@ type ReadRequest = IncomingMessage & { body?: unknown };
  * The tRPC answer to keys.verify, single and batched, without tRPC's fetch `Request`/`Response`:
  * the procedure runs through `createCaller` (its middleware, input and output schemas), the
  * answer is tRPC's documented wire format (`{ result: { data } }` / `{ error }`, superjson, 207
- * when a batch's statuses differ) with the router's own error formatter. Returns false, having
- * touched nothing, for a request it does not take; one whose body does not decode is handed to
- * `fallback` (tRPC's handler) with the body read so far. See docs/decisions.md, "tRPC verify fast path".
- * @example const verify = createTrpcVerify(appRouter, services, trpc); if (!verify(req, res)) trpc(req, res)
+ * when a batch's statuses differ) with the router's own error formatter. Returns null, having
+ * touched nothing, for a request it does not take, else a promise settled once it answered (or the
+ * client left); a body that does not decode is handed to `fallback` (tRPC's handler) as read.
+ * See docs/decisions.md, "tRPC verify fast path".
+ * @example const verify = createTrpcVerify(appRouter, services, trpc); if (verify(req, res) === null) trpc(req, res)
  */
 export function createTrpcVerify(
   router: AppRouter,
@@ -121,11 +125,9 @@ export function createTrpcVerify(
 
   /** One call's item of the answer, and the status tRPC derives from it. */
   async function callOne(input: unknown, ctx: Context): Promise<AnswerItem> {
-    const parsed = verifyKeyInput.safeParse(input);
     try {
-      // tRPC's own refusal of an input its schema rejects, without entering the procedure.
-      if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
-      const data = await createCaller(ctx).keys.verify(parsed.data);
+      // The procedure's input schema checks it, as tRPC's handler hands it over unchecked.
+      const data = await createCaller(ctx).keys.verify(input as VerifyInput);
       return { status: 200, item: { result: { data: transformer.output.serialize(data) } } };
     } catch (cause) {
       return errorItem(cause, ctx);
@@ -153,7 +155,7 @@ export function createTrpcVerify(
       const read: ReadRequest = req;
       read.body = text;
       fallback(read, res);
-      return;
+      return answered(res);
     }
     const ctx = createContext(services, req, requestIdOf(res));
     const first = inputs[0];
@@ -164,15 +166,19 @@ export function createTrpcVerify(
     send(res, answers, calls.batch);
   }
 
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> | null => {
     const calls = matchVerifyCalls(req);
-    if (calls === null) return false;
-    answer(req, res, calls).catch((cause: unknown) => {
+    if (calls === null) return null;
+    return answer(req, res, calls).catch((cause: unknown) => {
       // Not expected (every call's failure is an item): answered as tRPC answers a thrown error.
       if (!res.headersSent) send(res, [errorItem(cause, { requestId: requestIdOf(res) ?? "" })], false);
     });
-    return true;
   };
+}
+
+/** Settles once `res` is done: answered, or its client gone. */
+export function answered(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => res.once("close", resolve));
 }
 
 interface AnswerItem {
