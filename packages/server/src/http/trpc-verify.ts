@@ -49,26 +49,23 @@ function matchVerifyCalls(req: IncomingMessage): VerifyCalls | null {
   return { count: paths.length, batch: true };
 }
 
-/** The whole body as text, or null when the client left first. */
+/**
+ * The whole body as text, or null when the client left first. The listeners stay on the request
+ * (they go with it): once settled, later events do nothing, as in `readJsonBody`.
+ */
 function readBodyText(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    let settled = false;
     const settle = (text: string | null) => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("close", onClose);
-      req.off("error", onClose);
+      if (settled) return;
+      settled = true;
       resolve(text);
     };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-    };
-    const onEnd = () => settle(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString());
-    const onClose = () => settle(null);
-    req.on("data", onData);
-    req.once("end", onEnd);
-    req.once("close", onClose);
-    req.once("error", onClose);
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => settle(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString()));
+    req.on("close", () => settle(null));
+    req.on("error", () => settle(null));
   });
 }
 
