@@ -1,5 +1,5 @@
 import { issuesFromZod, publicMessage } from "@keyport/errors";
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC, type TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
@@ -27,41 +27,50 @@ function fromLibrary(error: TRPCError): boolean {
   );
 }
 
-const t = initTRPC
-  .context<Context>()
-  .meta<ProcedureMeta>()
-  .create({
-    // superjson, with input depth and `__proto__` keys checked first (trpc-transformer.ts).
-    transformer,
-    // Never ship stack traces, whatever NODE_ENV says.
-    isDev: false,
-    // The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
-    // other than a dependency's fixed text says only "Internal server error" (tRPC would send the
-    // thrown error's own message, which may quote SQL).
-    errorFormatter({ shape, error, type, ctx }) {
-      const issues =
-        error.code === "BAD_REQUEST" && error.cause instanceof ZodError
-          ? issuesFromZod(error.cause)
-          : undefined;
-      // tRPC's own refusals (unknown procedure, content type, method) quote the request: fixed texts.
-      const own = trpcOwnMessage(error, type);
-      // tRPC's own message for invalid input is zod's issue dump: REST's one sentence instead.
-      const fixed = own ?? (issues === undefined ? undefined : INPUT_VALIDATION_FAILED);
-      return {
-        ...shape,
-        message: fixed ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
-        data: {
-          ...shape.data,
-          stack: undefined,
-          issues,
-          // The path of a procedure that does not exist is whatever the caller typed.
-          path: own === NO_SUCH_PROCEDURE ? undefined : shape.data.path,
-          // A 5xx names its request, as the REST envelope does: the id its X-Request-Id header carries.
-          requestId: shape.data.httpStatus >= 500 ? ctx?.requestId : undefined,
-        },
-      };
+/** What tRPC hands the error formatter that the formatter reads. */
+export interface TrpcErrorFormatterInput {
+  shape: TRPCDefaultErrorShape;
+  error: TRPCError;
+  /** The procedure's type, `"unknown"` when no procedure matched. */
+  type: string;
+  ctx: Pick<Context, "requestId"> | undefined;
+}
+
+/**
+ * The error shape of every tRPC answer, also used by the verify fast path (http/trpc-verify.ts).
+ * The envelope's rules (@keyport/errors): issue paths keep array indexes as numbers, and a 5xx
+ * other than a dependency's fixed text says only "Internal server error" (tRPC would send the
+ * thrown error's own message, which may quote SQL).
+ */
+export function formatTrpcError({ shape, error, type, ctx }: TrpcErrorFormatterInput) {
+  const issues =
+    error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? issuesFromZod(error.cause) : undefined;
+  // tRPC's own refusals (unknown procedure, content type, method) quote the request: fixed texts.
+  const own = trpcOwnMessage(error, type);
+  // tRPC's own message for invalid input is zod's issue dump: REST's one sentence instead.
+  const fixed = own ?? (issues === undefined ? undefined : INPUT_VALIDATION_FAILED);
+  return {
+    ...shape,
+    message: fixed ?? (fromLibrary(error) ? MALFORMED_INPUT : publicMessage(error.code, shape.message)),
+    data: {
+      ...shape.data,
+      stack: undefined,
+      issues,
+      // The path of a procedure that does not exist is whatever the caller typed.
+      path: own === NO_SUCH_PROCEDURE ? undefined : shape.data.path,
+      // A 5xx names its request, as the REST envelope does: the id its X-Request-Id header carries.
+      requestId: shape.data.httpStatus >= 500 ? ctx?.requestId : undefined,
     },
-  });
+  };
+}
+
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
+  // superjson, with input depth and `__proto__` keys checked first (trpc-transformer.ts).
+  transformer,
+  // Never ship stack traces, whatever NODE_ENV says.
+  isDev: false,
+  errorFormatter: formatTrpcError,
+});
 
 /** Composes procedures into a router. */
 export const router = t.router;
@@ -70,8 +79,10 @@ export const router = t.router;
  * A procedure anyone may call. An unreachable database answers 503 (retry), not 500, and so does a
  * call still waiting on its dependencies after `REQUEST_DEADLINE_MS` (`ctx.deadline` fires then).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { ...ctx, deadline } }));
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  // tRPC merges the given keys into the context: only the new one is passed (a copy of the whole
+  // context per call would be one more copy of every service).
+  const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { deadline } }));
   if (
     !result.ok &&
     result.error.code === "INTERNAL_SERVER_ERROR" &&

@@ -16,6 +16,7 @@ import type { FastRoute } from "./fast-route.js";
 import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
+import { answered, createTrpcVerify } from "./trpc-verify.js";
 
 export interface RequestHandlerOptions {
   router: AppRouter;
@@ -43,6 +44,14 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const openApiJson = JSON.stringify(options.openApiDocument);
   const docs = createDocsPages();
   const trpc = createTrpcHandler(router, services);
+  const trpcVerify = createTrpcVerify(router, services, trpc);
+  // An unbatched tRPC verification is a fast route too; what the fast path does not take is tRPC's.
+  const fastRoutes = new Map(options.fastRoutes).set(`POST ${QUIET_TRPC_PATH}`, (req, res) => {
+    const verifying = trpcVerify(req, res);
+    if (verifying !== null) return verifying;
+    trpc(req, res);
+    return answered(res);
+  });
 
   async function route(
     req: IncomingMessage,
@@ -57,7 +66,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         sendJson(res, 405, { code: "METHOD_NOT_SUPPORTED", message: "tRPC takes GET and POST" });
         return "/trpc";
       }
-      trpc(req, res);
+      if (trpcVerify(req, res) === null) trpc(req, res);
       return trpcRouteLabel(pathname);
     }
     // HEAD is GET without the body: node:http drops whatever a HEAD response writes.
@@ -140,7 +149,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const query = raw.indexOf("?");
     const pathname = query === -1 ? raw : raw.slice(0, query);
     // Only an exact URL: `/trpc/keys.verify?batch=1` is tRPC's business.
-    const fast = query === -1 ? options.fastRoutes.get(`${method} ${pathname}`) : undefined;
+    const fast = query === -1 ? fastRoutes.get(`${method} ${pathname}`) : undefined;
     // Hot paths log at debug (their failures still log at error), so at the default
     // LOG_LEVEL=info a verification costs no log line, no timer and no listener.
     const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;

@@ -41,12 +41,17 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
         ...(eagerGeneration ? {} : JSON_TYPE),
       },
     }),
-    onError: ({ error, path, ctx }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR")
-        services.logger.error(
-          { err: errorSummary(error.cause ?? error), path, reqId: ctx?.requestId },
-          "procedure failed",
-        );
-    },
+    onError: ({ error, path, ctx }) => logTrpcError(services, error, path, ctx?.requestId),
   });
+}
+
+/** The error line of a tRPC call that failed with a 500 (every other failure is the caller's). */
+export function logTrpcError(
+  services: Services,
+  error: TRPCError,
+  path: string | undefined,
+  reqId: string | undefined,
+): void {
+  if (error.code === "INTERNAL_SERVER_ERROR")
+    services.logger.error({ err: errorSummary(error.cause ?? error), path, reqId }, "procedure failed");
 }

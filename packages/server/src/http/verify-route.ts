@@ -4,7 +4,7 @@ import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js
 import { errorSummary } from "../logger.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { RequestAbortedError, readJsonBody } from "./body.js";
-import { INPUT_VALIDATION_FAILED, sendError, sendJson } from "./errors.js";
+import { INPUT_VALIDATION_FAILED, sendError, sendNoStoreJson } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -23,11 +23,10 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
     const deadline: Deadline = { aborted: false };
     const answer = services.verification.verifier.verify(parsed.data.key, parsed.data, deadline);
     // A cached key answers at once; one that waits on the database or Redis has a deadline.
-    sendJson(
+    sendNoStoreJson(
       res,
       200,
       "then" in answer ? await raceDeadline(answer, REQUEST_DEADLINE_MS, deadline) : answer,
-      NO_STORE,
     );
   } catch (cause) {
     // The client left mid-body: not an outage, and nobody to answer (the handler logs the abort).

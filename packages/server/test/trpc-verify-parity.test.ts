@@ -1,0 +1,280 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { acceptRequestId, REQUEST_ID_HEADER } from "@keyport/errors";
+import { type RawResponse, sendRaw } from "@keyport/test-support/raw-http";
+import { signIn } from "@keyport/test-support/siwe";
+import fc from "fast-check";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../src/db/database.js";
+import { createTrpcHandler } from "../src/http/trpc-handler.js";
+import { newKey } from "../src/keys/secret.js";
+import { appRouter } from "../src/routers/_app.js";
+import { createPostgresTestDatabase, describeDatabases, TEST_DATABASE_URL } from "./support/databases.js";
+import { createKeyOver } from "./support/keys.js";
+import { startTestServer, type TestServer } from "./support/server.js";
+
+// The server answers keys.verify over tRPC on a fast path (docs/decisions.md, "tRPC verify fast
+// path"); tRPC's own handler, over the same router and services on another port, is the reference.
+// Every generated request must get the same status, the same body byte for byte and the same headers.
+
+/** Headers that frame the bytes (length or chunks) or the connection, not the answer. */
+const FRAMING = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+
+function answerOf(response: RawResponse) {
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !FRAMING.has(name)));
+  return { status: response.status, headers, body: response.text };
+}
+
+/** tRPC's handler alone, with the request id the app's handler sets first (http/handler.ts). */
+async function startReference(server: TestServer): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const trpc = createTrpcHandler(appRouter, server.app.services);
+  const reference: Server = createServer((req, res) => {
+    res.setHeader(REQUEST_ID_HEADER, acceptRequestId(req.headers[REQUEST_ID_HEADER]));
+    trpc(req, res);
+  });
+  await new Promise<void>((resolve) => reference.listen(0, "127.0.0.1", resolve));
+  const { port } = reference.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => reference.close(() => resolve())),
+  };
+}
+
+/** A JSON value nested `depth` arrays deep. */
+function nested(depth: number): unknown {
+  let value: unknown = "x";
+  for (let level = 0; level < depth; level++) value = [value];
+  return value;
+}
+
+interface Keys {
+  valid: string[];
+  revoked: string;
+}
+
+/** The input of one call: superjson-wrapped good and bad inputs, and bodies a plain client would send. */
+function inputArb(keys: Keys) {
+  const key = fc.oneof(
+    fc.constantFrom(...keys.valid, keys.revoked),
+    fc.constant(newKey("kp").key),
+    fc.string({ maxLength: 20 }),
+    fc.string({ minLength: 257, maxLength: 300 }),
+  );
+  return fc.oneof(
+    key.map((k) => ({ json: { key: k } })),
+    fc.record({ key, cost: fc.integer({ min: -3, max: 1_200 }) }).map((json) => ({ json })),
+    fc
+      .record({
+        key,
+        permissions: fc.array(fc.oneof(fc.constant("docs:read"), fc.string()), { maxLength: 3 }),
+      })
+      .map((json) => ({ json })),
+    fc.constant({ json: { key: 42 } }),
+    fc.constant({ json: {} }),
+    fc.constant({ json: null }),
+    fc.constant(null),
+    key.map((k) => ({ key: k })),
+    key.map((k) => ({ json: { key: k }, meta: { values: { key: ["undefined"] } } })),
+    key.map((k) => ({ json: { key: k }, meta: { values: { key: ["class", "Nope"] } } })),
+    key.map((k) => ({ json: { key: k, extra: nested(70) } })),
+  );
+}
+
+interface Call {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  body: string | undefined;
+}
+
+function callArb(keys: Keys): fc.Arbitrary<Call> {
+  const input = inputArb(keys);
+  const json = "application/json";
+  const batchOf = (paths: string[], inputs: unknown[], query = "?batch=1"): Call => ({
+    method: "POST",
+    path: `/trpc/${paths.join(",")}${query}`,
+    contentType: json,
+    body: JSON.stringify(Object.fromEntries(inputs.map((value, index) => [index, value]))),
+  });
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: input.map((value) => ({
+        method: "POST",
+        path: "/trpc/keys.verify",
+        contentType: json,
+        body: JSON.stringify(value),
+      })),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.array(input, { minLength: 1, maxLength: 10 }).map((inputs) =>
+        batchOf(
+          inputs.map(() => "keys.verify"),
+          inputs,
+        ),
+      ),
+    },
+    // A batch with a missing input, more than 10 calls, another procedure, or an odd query.
+    fc
+      .array(input, { minLength: 2, maxLength: 4 })
+      .map((inputs) => batchOf(["keys.verify", "keys.verify", "keys.verify"], inputs.slice(1))),
+    fc.array(input, { minLength: 11, maxLength: 12 }).map((inputs) =>
+      batchOf(
+        inputs.map(() => "keys.verify"),
+        inputs,
+      ),
+    ),
+    fc
+      .tuple(input, fc.constantFrom("auth.session", "keys.list", "keys.nope", "usage.get"))
+      .map(([value, other]) => batchOf(["keys.verify", other], [value, value])),
+    fc
+      .tuple(input, fc.constantFrom("?batch=1&x=1", "?batch=0", "?batch=true", "?"))
+      .map(([value, query]) => batchOf(["keys.verify"], [value], query)),
+    fc
+      .constantFrom(
+        "{",
+        "",
+        "null",
+        "[]",
+        "1",
+        '"key"',
+        '{"json":{"key":"a"},"__proto__":{}}',
+        '{"0":{"json":{"__proto__":{"key":"a"}}}}',
+      )
+      .map((body) => ({ method: "POST", path: "/trpc/keys.verify", contentType: json, body })),
+    fc.constantFrom("{", "[]", "null", '{"0":1}').map((body) => ({
+      method: "POST",
+      path: "/trpc/keys.verify,keys.verify?batch=1",
+      contentType: json,
+      body,
+    })),
+    fc
+      .tuple(
+        input,
+        fc.constantFrom(
+          undefined,
+          "text/plain",
+          "application/json; charset=utf-8",
+          "APPLICATION/JSON",
+          "application/jsonl",
+        ),
+      )
+      .map(([value, contentType]) => ({
+        method: "POST",
+        path: "/trpc/keys.verify",
+        contentType,
+        body: JSON.stringify(value),
+      })),
+    fc.tuple(input, fc.constantFrom("GET", "PUT", "DELETE", "PATCH")).map(([value, method]) => ({
+      method,
+      path: `/trpc/keys.verify?input=${encodeURIComponent(JSON.stringify(value))}`,
+      contentType: undefined,
+      body: undefined,
+    })),
+  );
+}
+
+describeDatabases("tRPC keys.verify fast path", (target) => {
+  let server: TestServer;
+  let reference: { baseUrl: string; close(): Promise<void> };
+  const keys: Keys = { valid: [], revoked: "" };
+
+  beforeAll(async () => {
+    server = await startTestServer(target);
+    reference = await startReference(server);
+    const { token } = await signIn(server.baseUrl);
+    const plain = await createKeyOver(server.baseUrl, token, { name: "plain" });
+    const expiring = await createKeyOver(server.baseUrl, token, {
+      name: "expiring",
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const policy = await createKeyOver(server.baseUrl, token, {
+      name: "policy",
+      permissions: ["docs:read", "docs:write"],
+      meta: { plan: "pro", seats: 3 },
+    });
+    const revoked = await createKeyOver(server.baseUrl, token, { name: "revoked" });
+    const gone = await sendRaw(server.baseUrl, {
+      method: "DELETE",
+      path: `/api-keys/${revoked.apiKey.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(gone.status).toBe(200);
+    keys.valid.push(plain.key, expiring.key, policy.key);
+    keys.revoked = revoked.key;
+  });
+  afterAll(async () => {
+    await reference.close();
+    await server.close();
+  });
+
+  it("answers every generated keys.verify request exactly as tRPC's own handler does", async () => {
+    let id = 0;
+    await fc.assert(
+      fc.asyncProperty(callArb(keys), async (call) => {
+        const headers: Record<string, string> = { [REQUEST_ID_HEADER]: `parity-${++id}` };
+        if (call.contentType !== undefined) headers["content-type"] = call.contentType;
+        const raw = { method: call.method, path: call.path, headers, body: call.body };
+        const fast = answerOf(await sendRaw(server.baseUrl, raw));
+        const expected = answerOf(await sendRaw(reference.baseUrl, raw));
+        expect(fast).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers the bench's call (a VALID key) with tRPC's wire format", async () => {
+    const body = JSON.stringify({ json: { key: keys.valid[0] } });
+    const raw = {
+      method: "POST",
+      path: "/trpc/keys.verify",
+      headers: { "content-type": "application/json" },
+      body,
+    };
+    const fast = await sendRaw(server.baseUrl, raw);
+    expect(fast.status).toBe(200);
+    expect(fast.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse(fast.text)).toMatchObject({
+      result: { data: { json: { valid: true, code: "VALID" } } },
+    });
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)("tRPC keys.verify fast path, PostgreSQL unreachable", () => {
+  it("answers 503 exactly as tRPC's own handler does (an unknown key needs the database)", async () => {
+    if (!TEST_DATABASE_URL) return;
+    const created = await createPostgresTestDatabase(TEST_DATABASE_URL);
+    const name = new URL(created.url).pathname.slice(1);
+    const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+    const database = await createDatabase(created.url, "");
+    const server = await startTestServer({ database, url: created.url });
+    const reference = await startReference(server);
+    try {
+      await admin.unsafe(`alter database "${name}" allow_connections false`);
+      await admin.unsafe(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+      );
+      for (const batch of [false, true]) {
+        const path = batch ? "/trpc/keys.verify,keys.verify?batch=1" : "/trpc/keys.verify";
+        const send = (baseUrl: string) => {
+          const input = () => ({ json: { key: newKey("kp").key } });
+          const body = JSON.stringify(batch ? { 0: input(), 1: input() } : input());
+          const headers = { "content-type": "application/json", [REQUEST_ID_HEADER]: "outage-1" };
+          return sendRaw(baseUrl, { method: "POST", path, headers, body });
+        };
+        const fast = answerOf(await send(server.baseUrl));
+        expect(fast.status).toBe(503);
+        expect(fast).toEqual(answerOf(await send(reference.baseUrl)));
+      }
+    } finally {
+      await admin.unsafe(`alter database "${name}" allow_connections true`).catch(() => undefined);
+      await reference.close();
+      await server.close();
+      await database.close();
+      await admin.end();
+      await created.drop();
+    }
+  });
+});
