@@ -119,11 +119,13 @@ export async function createVerificationServices(
         failing = true;
         logger.warn({ err: errorSummary(error) }, "credits drain failed; retrying");
       },
-      onDrained: () => {
+      onDrained: (applied) => {
         failing = false;
+        metrics.credits.drained(applied);
       },
     });
     stopDraining = loop.stop;
+    metrics.credits.watchJournal(async () => (client.status === "ready" ? drainer.pending() : 0));
   }
 
   const usage =
