@@ -2,11 +2,7 @@ import type { RateLimiter } from "@keyport/node-edge";
 import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import {
-  type BalanceWriter,
-  createDatabaseBalanceWriter,
-  createRedisBalanceWriter,
-} from "../credits/balance-writer.js";
+import { type BalanceWriter, createDatabaseBalanceWriter } from "../credits/balance-writer.js";
 import type { LiveCredits } from "../credits/overlay-live.js";
 import { connectRedisCredits, type RedisCredits } from "../credits/redis-credits-services.js";
 import type { Database } from "../db/database.js";
