@@ -1,6 +1,8 @@
 import type { CreditsDrainer } from "./drainer.js";
 import { JOURNAL_SHARDS } from "./layout.js";
 
+const FINAL_DRAIN_MS = 5_000;
+
 export interface DrainLoop {
   /** Stops the timer, waits for a pass under way, then drains every shard once more. */
   stop(): Promise<void>;
@@ -54,10 +56,20 @@ export function startDrainLoop(
       clearTimeout(timer);
       await running;
       if (!ready()) return;
+      // Bounded, so a Redis or database that stopped answering cannot hold the shutdown: what is
+      // left stays in the journal for the other instances' drainers, or this one's next start.
+      let deadline: NodeJS.Timeout | undefined;
+      const bound = new Promise<"timeout">((resolve) => {
+        deadline = setTimeout(() => resolve("timeout"), FINAL_DRAIN_MS);
+      });
       try {
-        onDrained(await drainer.drainAll());
+        const applied = await Promise.race([drainer.drainAll(), bound]);
+        if (applied === "timeout") onError(new Error("the final credits drain did not finish in time"));
+        else onDrained(applied);
       } catch (error) {
         onError(error);
+      } finally {
+        clearTimeout(deadline);
       }
     },
   };
