@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyCredits } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, verifyOver } from "./support/keys.js";
-import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
+import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
@@ -25,11 +25,14 @@ describe.runIf(TEST_REDIS_URL)("credits in Redis over HTTP", () => {
   describeDatabases("two instances on one database and one Redis", (target) => {
     let a: TestServer;
     let b: TestServer;
+    const env = { ...sharedRedisEnv(TEST_REDIS_URL ?? ""), CREDITS_DRAIN_INTERVAL_MS: "50" };
     beforeAll(async () => {
-      const env = { ...sharedRedisEnv(TEST_REDIS_URL ?? ""), CREDITS_DRAIN_INTERVAL_MS: "50" };
       [a, b] = await Promise.all([startTestServer(target, env), startTestServer(target, env)]);
     });
-    afterAll(() => Promise.all([a?.close(), b?.close()]));
+    afterAll(async () => {
+      await Promise.all([a?.close(), b?.close()]);
+      await removeRedisKeys(env);
+    });
 
     const storedRemaining = async (id: string) =>
       (await target.database.db.select().from(keyCredits).where(eq(keyCredits.id, id)))[0]?.remaining;
@@ -112,6 +115,7 @@ describe.runIf(TEST_REDIS_URL)("credits in Redis over HTTP", () => {
       expect(await stored()).toBe(5);
       await server.close();
       expect(await stored()).toBe(2);
+      await removeRedisKeys(env);
     });
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import { type App, createApp } from "../../src/app.js";
 import { parseEnv } from "../../src/env.js";
 import type { DatabaseTarget } from "./databases.js";
@@ -54,4 +55,22 @@ function redisByDefault(database: object): Record<string, string> {
  */
 export function sharedRedisEnv(redisUrl: string): Record<string, string> {
   return { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `keyport:test:${randomBytes(6).toString("hex")}:` };
+}
+
+/**
+ * Deletes every Redis key under `env`'s REDIS_KEY_PREFIX (what `sharedRedisEnv` made): the credits'
+ * journal streams and `trimmed` marks have no TTL.
+ * @example afterAll(() => removeRedisKeys(env));
+ */
+export async function removeRedisKeys(env: Record<string, string>): Promise<void> {
+  const url = env.REDIS_URL;
+  const prefix = env.REDIS_KEY_PREFIX;
+  if (!url || !prefix) return;
+  const redis = new Redis(url);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
