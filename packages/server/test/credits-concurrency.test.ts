@@ -2,7 +2,7 @@ import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, type VerificationBody, verifyOver } from "./support/keys.js";
-import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
+import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
@@ -54,11 +54,14 @@ describeDatabases("credits under concurrency", (target) => {
   describe.runIf(TEST_REDIS_URL)("two instances with REDIS_URL", () => {
     let ra: TestServer;
     let rb: TestServer;
+    const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
     beforeAll(async () => {
-      const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
       [ra, rb] = await Promise.all([startTestServer(target, env), startTestServer(target, env)]);
     });
-    afterAll(() => Promise.all([ra?.close(), rb?.close()]));
+    afterAll(async () => {
+      await Promise.all([ra?.close(), rb?.close()]);
+      await removeRedisKeys(env);
+    });
     exactCredits(() => ({ a: ra, b: rb }), true);
   });
 });

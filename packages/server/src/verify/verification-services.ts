@@ -2,6 +2,9 @@ import type { RateLimiter } from "@keyport/node-edge";
 import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { type BalanceWriter, createDatabaseBalanceWriter } from "../credits/balance-writer.js";
+import type { LiveCredits } from "../credits/overlay-live.js";
+import { connectRedisCredits, type RedisCredits } from "../credits/redis-credits-services.js";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
 import type { Env } from "../env.js";
@@ -12,7 +15,7 @@ import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
-import { createCreditsStore } from "./credits-store.js";
+import { type CreditsStore, createCreditsStore } from "./credits-store.js";
 import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
 import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 
@@ -24,6 +27,10 @@ export interface VerificationServices {
   rateLimiter: RateLimiter;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
   usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
+  /** How administrative changes (a PATCH of credits) write a balance: with Redis, fenced and reinstalled. */
+  balances: BalanceWriter;
+  /** With Redis: a balance's live value, for the key answers (PostgreSQL lags by the drain interval). */
+  liveCredits: LiveCredits | undefined;
   /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
   shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
 }
@@ -56,10 +63,29 @@ export async function createVerificationServices(
   if (env.REDIS_URL !== undefined) {
     redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, lazyConnect: true });
     redis.on("error", (error: unknown) => logger.warn({ err: errorSummary(error) }, "redis error"));
-    await redis.connect();
+    // Unreachable at start: the server starts anyway (plain keys work; metered ones answer 503)
+    // and the client keeps reconnecting.
+    await redis.connect().catch(() => undefined);
     rateLimiter = createRedisRateLimiter(redis, { prefix: env.REDIS_KEY_PREFIX });
   } else {
     rateLimiter = createMemoryRateLimiter();
+  }
+
+  let credits: CreditsStore = createCreditsStore(rawQuery);
+  let balances: BalanceWriter = createDatabaseBalanceWriter();
+  let liveCredits: LiveCredits | undefined;
+  let redisCredits: RedisCredits | undefined;
+  if (env.REDIS_URL !== undefined) {
+    redisCredits = await connectRedisCredits({
+      url: env.REDIS_URL,
+      prefix: env.REDIS_KEY_PREFIX,
+      drainIntervalMs: env.CREDITS_DRAIN_INTERVAL_MS,
+      database,
+      rawQuery,
+      logger,
+      metrics: metrics.credits,
+    });
+    ({ credits, balances, liveCredits } = redisCredits);
   }
 
   const usage =
@@ -77,7 +103,7 @@ export async function createVerificationServices(
     loadKeyByHash: (hash) => loadKeyByHash(database.db, hash),
     cache,
     rateLimiter,
-    credits: createCreditsStore(rawQuery),
+    credits,
     usage,
     metrics: metrics.verifier,
   });
@@ -86,6 +112,8 @@ export async function createVerificationServices(
     { name: "usage flush", run: () => usage.close() },
     { name: "invalidation bus", run: () => bus.close() },
   ];
+  const closeCredits = redisCredits?.close;
+  if (closeCredits !== undefined) shutdownSteps.push({ name: "credits drain", run: closeCredits });
   const client = redis;
   if (client !== undefined) {
     shutdownSteps.push({
@@ -95,5 +123,5 @@ export async function createVerificationServices(
       },
     });
   }
-  return { cache, verifier, rateLimiter, usage, shutdownSteps };
+  return { cache, verifier, rateLimiter, usage, balances, liveCredits, shutdownSteps };
 }
