@@ -116,8 +116,17 @@ export const envSchema = z.object({
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .pipe(z.url({ protocol: /^rediss?$/ }).optional()),
-  /** Namespace of the rate-limit counters in Redis (tests use one per run). */
-  REDIS_KEY_PREFIX: z.string().min(1).default("keyport:rl:"),
+  /**
+   * Namespace of the rate-limit counters and credit balances in Redis (tests use one per run). No
+   * `{` or `}`: the credits' keys carry a Redis Cluster hash tag (docs/decisions.md, Credits in Redis).
+   */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .min(1)
+    .refine((value) => !value.includes("{") && !value.includes("}"), "must not contain { or }")
+    .default("keyport:rl:"),
+  /** With REDIS_URL: pause between passes of the credits journal drainer (Redis to PostgreSQL). */
+  CREDITS_DRAIN_INTERVAL_MS: positiveInt(200),
   USAGE_FLUSH_INTERVAL_MS: positiveInt(1_000),
   USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
   KEY_CACHE_MAX: positiveInt(100_000),

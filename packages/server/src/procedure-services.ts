@@ -34,6 +34,8 @@ export function createProcedureServices(
       changes: createKeyChanges(verification.cache),
       prefix: env.KEY_PREFIX,
       maxActiveKeys: env.MAX_ACTIVE_KEYS_PER_WALLET,
+      balances: verification.balances,
+      liveCredits: verification.liveCredits,
     }),
     events: createEventStore(db),
     limits: createWalletLimitStore({ db, changes: createKeyChanges(verification.cache) }),

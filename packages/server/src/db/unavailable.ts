@@ -1,3 +1,5 @@
+import { REDIS_UNAVAILABLE_CODE } from "../credits/unavailable.js";
+
 // Errors that mean "the database cannot be reached right now", not "this request is wrong":
 // postgres.js connection errors, socket errors, and the SQLSTATEs of refused or dropped sessions.
 const CONNECTION_CODES = new Set([
@@ -15,6 +17,7 @@ const CONNECTION_CODES = new Set([
   "57P03", // cannot_connect_now: starting up or shutting down
   "53300", // too_many_connections
   "55000", // e.g. "database is not currently accepting connections"
+  REDIS_UNAVAILABLE_CODE, // the Redis holding credit balances cannot answer (credits/unavailable.ts)
 ]);
 
 /** The message of every 503 caused by the database. */

@@ -60,6 +60,8 @@ export async function upsertCredits(
         refillInterval: sql`excluded.refill_interval`,
         refillAmount: sql`excluded.refill_amount`,
         refilledAt: sql`excluded.refilled_at`,
+        // A change of the balance: spends journaled against the old version are superseded.
+        version: sql`${keyCredits.version} + 1`,
       },
     })
     .returning();

@@ -1,3 +1,5 @@
+import { type BalanceWriter, createDatabaseBalanceWriter } from "../credits/balance-writer.js";
+import { type LiveCredits, overlayLive } from "../credits/overlay-live.js";
 import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
@@ -83,13 +85,21 @@ export interface KeyStoreOptions {
   prefix: string;
   /** MAX_ACTIVE_KEYS_PER_WALLET. */
   maxActiveKeys: number;
+  /** How credits are changed; default: the row alone (no Redis). */
+  balances?: BalanceWriter;
+  /** With Redis: the live balance the answers show instead of PostgreSQL's lagging one. */
+  liveCredits?: LiveCredits;
 }
 
 /**
  * The key store over the database. The SQL and its locking are one file an operation: create-key.ts,
  * list-keys.ts, update-key.ts, revoke-key.ts and roll-key.ts (the wallet lock in wallet-lock.ts).
  */
-export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: KeyStoreOptions): KeyStore {
+export function createKeyStore(options: KeyStoreOptions): KeyStore {
+  const { db, driver, changes, prefix, maxActiveKeys } = options;
+  const balances = options.balances ?? createDatabaseBalanceWriter();
+  const loadLive = async (rows: readonly ApiKeyRow[], now: Date) =>
+    overlayLive(await loadCredits(db, rows), options.liveCredits, now);
   return {
     async create(params) {
       const created = await createKey(driver, { ...params, prefix, maxActiveKeys });
@@ -99,28 +109,39 @@ export function createKeyStore({ db, driver, changes, prefix, maxActiveKeys }: K
     },
     async list(params) {
       const page = await listKeys(db, params);
-      const credits = await loadCredits(db, page.rows);
+      const credits = await loadLive(page.rows, params.now);
       return {
         keys: page.rows.map((row) => toApiKey(row, params.now, creditsOf(credits, row))),
         nextCursor: page.nextCursor,
       };
     },
     async update(params) {
-      const updated = await updateKey(db, changes, { ...params, maxActiveKeys });
+      const updated = await updateKey(db, changes, { ...params, maxActiveKeys, balances });
       if (!updated.ok && updated.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
       if (!updated.ok) return updated;
-      return { ok: true, apiKey: toApiKey(updated.row, params.now, updated.credits) };
+      // A balance this PATCH set is exact as written; one it left alone is read live.
+      const credits =
+        updated.credits === undefined || params.patch.credits !== undefined
+          ? updated.credits
+          : (
+              await overlayLive(
+                new Map([[updated.credits.id, updated.credits]]),
+                options.liveCredits,
+                params.now,
+              )
+            ).get(updated.credits.id);
+      return { ok: true, apiKey: toApiKey(updated.row, params.now, credits) };
     },
     async revoke(params) {
       const row = await revokeKey(db, changes, params);
       if (row === null) return null;
-      return toApiKey(row, params.now, creditsOf(await loadCredits(db, [row]), row));
+      return toApiKey(row, params.now, creditsOf(await loadLive([row], params.now), row));
     },
     async roll(params) {
       const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys });
       if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
       if (!rolled.ok) return rolled;
-      const credits = await loadCredits(db, [rolled.row]);
+      const credits = await loadLive([rolled.row], params.now);
       return {
         ok: true,
         key: rolled.key,

@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
+import type { BalanceWriter, WrittenBalance } from "../credits/balance-writer.js";
 import type { Db } from "../db/database.js";
 import { apiKeys, type KeyCreditsRow } from "../db/schema/index.js";
 import { keyUpdatedChanges } from "../events/changes.js";
 import { recordEvent } from "../events/record-event.js";
 import type { UpdateKeyInput } from "../schemas/api-key.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
-import { loadCredits, upsertCredits } from "./key-credits.js";
+import { loadCredits } from "./key-credits.js";
 import { countActiveKeys, lockWallet, setActiveBound } from "./wallet-lock.js";
 
 export interface UpdateKeyParams {
@@ -16,6 +17,8 @@ export interface UpdateKeyParams {
   /** MAX_ACTIVE_KEYS_PER_WALLET: giving an expired key a future expiry makes it active again. */
   maxActiveKeys: number;
   now: Date;
+  /** How a balance is changed: the row alone, or with Redis's copy fenced and reinstalled (credits/balance-writer.ts). */
+  balances: BalanceWriter;
 }
 
 /**
@@ -27,6 +30,25 @@ export interface UpdateKeyParams {
  * its `key.updated` event and the NOTIFY that makes every instance reload the key commit together.
  */
 export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyParams) {
+  let written: WrittenBalance | undefined;
+  try {
+    const result = await changeKey(db, changes, params, (w) => {
+      written = w;
+    });
+    await written?.settle(true);
+    return result;
+  } catch (error) {
+    await written?.settle(false);
+    throw error;
+  }
+}
+
+async function changeKey(
+  db: Db,
+  changes: KeyChanges,
+  params: UpdateKeyParams,
+  wrote: (written: WrittenBalance) => void,
+) {
   const { patch, now } = params;
   return changes.transaction(db, async (tx, keyChanged) => {
     const reactivates = patch.expiresAt !== undefined && (patch.expiresAt === null || patch.expiresAt > now);
@@ -48,10 +70,18 @@ export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyPa
     }
     let creditsId = old.creditsId;
     let balance: KeyCreditsRow | undefined;
+    let written: WrittenBalance | undefined;
     if (patch.credits === null) creditsId = null;
     else if (patch.credits !== undefined) {
-      balance = await upsertCredits(tx, old.creditsId ?? old.id, patch.credits, now);
-      creditsId = balance.id;
+      written = await params.balances.write(
+        tx,
+        old.creditsId ?? old.id,
+        { kind: "set", input: patch.credits },
+        now,
+      );
+      wrote(written);
+      balance = written.row;
+      creditsId = balance?.id ?? null;
     }
     const [row] = await tx
       .update(apiKeys)
@@ -81,6 +111,7 @@ export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyPa
       changes: keyUpdatedChanges(patch),
     });
     await keyChanged(row.id);
+    await written?.beforeCommit();
     return { ok: true as const, row, credits: balance };
   });
 }

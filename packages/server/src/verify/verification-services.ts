@@ -2,8 +2,20 @@ import type { RateLimiter } from "@keyport/node-edge";
 import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import {
+  type BalanceWriter,
+  createDatabaseBalanceWriter,
+  createRedisBalanceWriter,
+} from "../credits/balance-writer.js";
+import { startDrainLoop } from "../credits/drain-loop.js";
+import { createCreditsDrainer } from "../credits/drainer.js";
+import { createCreditsLayout } from "../credits/layout.js";
+import type { LiveCredits } from "../credits/overlay-live.js";
+import { warnAboutRedisDurability } from "../credits/redis-checks.js";
+import { createRedisCreditsStore } from "../credits/redis-credits-store.js";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
+import { createRawTransaction } from "../db/raw-transaction.js";
 import type { Env } from "../env.js";
 import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
@@ -12,7 +24,7 @@ import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
-import { createCreditsStore } from "./credits-store.js";
+import { type CreditsStore, createCreditsStore } from "./credits-store.js";
 import { connectCacheToBus, createInvalidationBus } from "./invalidation.js";
 import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 
@@ -24,6 +36,10 @@ export interface VerificationServices {
   rateLimiter: RateLimiter;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
   usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
+  /** How administrative changes (a PATCH of credits) write a balance: with Redis, fenced and reinstalled. */
+  balances: BalanceWriter;
+  /** With Redis: a balance's live value, for the key answers (PostgreSQL lags by the drain interval). */
+  liveCredits: LiveCredits | undefined;
   /** Steps `close()` must take, in this order, after HTTP has drained and before the database closes. */
   shutdownSteps: Array<{ name: string; run: () => Promise<void> }>;
 }
@@ -56,10 +72,58 @@ export async function createVerificationServices(
   if (env.REDIS_URL !== undefined) {
     redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, lazyConnect: true });
     redis.on("error", (error: unknown) => logger.warn({ err: errorSummary(error) }, "redis error"));
-    await redis.connect();
+    const client = redis;
+    client.once("ready", () => void warnAboutRedisDurability(client, logger));
+    // Unreachable at start: the server starts anyway (plain keys work; metered ones answer 503)
+    // and the client keeps reconnecting.
+    await redis.connect().catch((error: unknown) => {
+      logger.warn(
+        { err: errorSummary(error) },
+        "redis unreachable at start; metered keys answer 503 until it answers",
+      );
+    });
     rateLimiter = createRedisRateLimiter(redis, { prefix: env.REDIS_KEY_PREFIX });
   } else {
     rateLimiter = createMemoryRateLimiter();
+  }
+
+  let credits: CreditsStore = createCreditsStore(rawQuery);
+  let balances: BalanceWriter = createDatabaseBalanceWriter();
+  let liveCredits: LiveCredits | undefined;
+  let stopDraining: (() => Promise<void>) | undefined;
+  if (redis !== undefined) {
+    const layout = createCreditsLayout(env.REDIS_KEY_PREFIX);
+    const store = createRedisCreditsStore(redis, rawQuery, { layout });
+    credits = store;
+    liveCredits = store.live;
+    balances = createRedisBalanceWriter(redis, { layout });
+    let overdrawn = false;
+    const drainer = createCreditsDrainer({
+      redis,
+      transaction: createRawTransaction(database.driver),
+      layout,
+      onOverdraw: () => {
+        if (overdrawn) return;
+        overdrawn = true;
+        logger.error(
+          "credits journal replay went below 0 (clamped at 0); the Redis balance and PostgreSQL disagreed",
+        );
+      },
+    });
+    let failing = false;
+    const client = redis;
+    const loop = startDrainLoop(drainer, env.CREDITS_DRAIN_INTERVAL_MS, {
+      ready: () => client.status === "ready",
+      onError: (error) => {
+        if (failing) return;
+        failing = true;
+        logger.warn({ err: errorSummary(error) }, "credits drain failed; retrying");
+      },
+      onDrained: () => {
+        failing = false;
+      },
+    });
+    stopDraining = loop.stop;
   }
 
   const usage =
@@ -77,7 +141,7 @@ export async function createVerificationServices(
     loadKeyByHash: (hash) => loadKeyByHash(database.db, hash),
     cache,
     rateLimiter,
-    credits: createCreditsStore(rawQuery),
+    credits,
     usage,
     metrics: metrics.verifier,
   });
@@ -86,6 +150,7 @@ export async function createVerificationServices(
     { name: "usage flush", run: () => usage.close() },
     { name: "invalidation bus", run: () => bus.close() },
   ];
+  if (stopDraining !== undefined) shutdownSteps.push({ name: "credits drain", run: stopDraining });
   const client = redis;
   if (client !== undefined) {
     shutdownSteps.push({
@@ -95,5 +160,5 @@ export async function createVerificationServices(
       },
     });
   }
-  return { cache, verifier, rateLimiter, usage, shutdownSteps };
+  return { cache, verifier, rateLimiter, usage, balances, liveCredits, shutdownSteps };
 }

@@ -21,10 +21,30 @@ export async function startTestServer(
   env: Record<string, string> = {},
 ): Promise<TestServer> {
   // Tests sign in from 127.0.0.1 dozens of times a minute; NONCE_RATE_LIMIT has tests of its own.
-  const defaults = { DATABASE_URL: target.url, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off" };
+  const defaults = {
+    DATABASE_URL: target.url,
+    LOG_LEVEL: "silent",
+    NONCE_RATE_LIMIT: "off",
+    ...redisByDefault(target.database),
+  };
   const app = await createApp(parseEnv({ ...defaults, ...env }), { database: target.database });
   const port = await app.listen(0, "127.0.0.1");
   return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+const redisEnvs = new WeakMap<object, Record<string, string>>();
+
+/**
+ * TEST_SERVER_REDIS=on runs every test server on TEST_REDIS_URL, so the suites check the Redis
+ * credits path too (docs/verifying-keys.md). Servers on one database share one namespace, as the
+ * instances of one deployment must (their balances and journal are one).
+ */
+function redisByDefault(database: object): Record<string, string> {
+  const url = process.env.TEST_REDIS_URL;
+  if (process.env.TEST_SERVER_REDIS !== "on" || !url) return {};
+  const env = redisEnvs.get(database) ?? sharedRedisEnv(url);
+  redisEnvs.set(database, env);
+  return env;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Every table drizzle knows about; drizzle-kit reads this file to generate migrations.
 export { type ApiKeyRow, apiKeys } from "./api-keys.js";
+export { creditJournalMarks } from "./credit-journal-marks.js";
 export { type KeyCreditsRow, keyCredits } from "./key-credits.js";
 export { keyEvents } from "./key-events.js";
 export { sessions } from "./sessions.js";

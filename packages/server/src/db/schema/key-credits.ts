@@ -6,7 +6,8 @@ import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
  * key at the same row, so the old key draws on that one balance during its grace period. Spending
  * is one conditional `UPDATE ... WHERE remaining >= cost RETURNING` (verify/credits-store.ts); a refill
  * sets `remaining` to `refill_amount` on the first spend or read after a UTC day or month starts,
- * so no cron is needed.
+ * so no cron is needed. With Redis (docs/verifying-keys.md#credits-with-redis), spends happen there and
+ * reach this row through the journal drainer (verify/credits-drainer.ts).
  */
 export const keyCredits = pgTable(
   "key_credits",
@@ -17,6 +18,12 @@ export const keyCredits = pgTable(
     refillAmount: integer("refill_amount"),
     /** Start of the refill period the balance belongs to (null: never refilled). */
     refilledAt: timestamp("refilled_at", { withTimezone: true, precision: 3 }),
+    /**
+     * Bumped by every administrative change of the balance (a PATCH of credits, a top-up): spends
+     * journaled in Redis against an older version were already accounted for by that change, so the
+     * drainer skips them (docs/decisions.md, Credits in Redis).
+     */
+    version: integer("version").notNull().default(0),
   },
   (table) => [
     check("key_credits_remaining_check", sql`${table.remaining} >= 0`),

@@ -1,0 +1,161 @@
+import { defineScript } from "@keyport/node-edge";
+
+// The Lua of the Redis credits (docs/decisions.md, Credits in Redis). A balance hash holds
+// remaining, version, interval ("" | daily | monthly), amount and refilledAt (epoch ms, -1: never).
+// Journal entries hold c (credits id), n (cost), v (version spent against), r (the refill period
+// this spend applied first, when it did).
+
+/**
+ * Replies of the spend script: [status, remaining, interval code (0 none, 1 daily, 2 monthly),
+ * refilledAt (epoch ms after any refill due, -1: never)].
+ */
+export const SPEND_STATUS = { ok: 1, short: 2, busy: 3, cold: 4, stale: 5 } as const;
+
+const COMMON = `
+local function int(x) return string.format("%.0f", x) end
+local function idBefore(a, b)
+  local am, as = string.match(a, "^(%d+)-(%d+)$")
+  local bm, bs = string.match(b, "^(%d+)-(%d+)$")
+  am, as, bm, bs = tonumber(am), tonumber(as), tonumber(bm), tonumber(bs)
+  return am < bm or (am == bm and as < bs)
+end
+local function fromHash(key)
+  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt")
+  if not h[1] then return nil end
+  return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]) }
+end
+local function fromArgs(i)
+  return { remaining = tonumber(ARGV[i]), version = ARGV[i + 1], interval = ARGV[i + 2], amount = tonumber(ARGV[i + 3]), refilledAt = tonumber(ARGV[i + 4]) }
+end
+local function replay(st, journal, creditsId, applied)
+  local from = "-"
+  if applied ~= "0-0" then from = "(" .. applied end
+  for _, e in ipairs(redis.call("XRANGE", journal, from, "+")) do
+    local f = {}
+    for i = 1, #e[2], 2 do f[e[2][i]] = e[2][i + 1] end
+    if f.c == creditsId and f.v == st.version then
+      local r = tonumber(f.r)
+      if r and st.interval ~= "" and st.refilledAt >= 0 and st.refilledAt < r then
+        st.remaining = st.amount
+        st.refilledAt = r
+      end
+      st.remaining = st.remaining - tonumber(f.n)
+      if st.remaining < 0 then st.remaining = 0 end
+    end
+  end
+end
+local function install(key, st, ttl)
+  redis.call("HSET", key, "remaining", int(st.remaining), "version", st.version, "interval", st.interval,
+    "amount", int(st.amount), "refilledAt", int(st.refilledAt))
+  redis.call("PEXPIRE", key, ttl)
+end
+`;
+
+/**
+ * Spends or reads one balance. KEYS: balance, journal, fence, trimmed. ARGV: creditsId, cost,
+ * dayStartMs, monthStartMs, mode ("spend" | "read"), idleTtlMs, then optionally the cold-load state
+ * read from PostgreSQL: remaining, version, interval, amount, refilledAt, appliedId.
+ */
+export const SPEND_SCRIPT = defineScript(`${COMMON}
+if redis.call("EXISTS", KEYS[3]) == 1 then return {3, 0, 0, 0} end
+local st = fromHash(KEYS[1])
+if not st then
+  if #ARGV < 12 then return {4, 0, 0, 0} end
+  st = fromArgs(7)
+  local applied = ARGV[12]
+  local trimmed = redis.call("GET", KEYS[4])
+  if trimmed and idBefore(applied, trimmed) then return {5, 0, 0, 0} end
+  replay(st, KEYS[2], ARGV[1], applied)
+  install(KEYS[1], st, ARGV[6])
+end
+local code = 0
+local period = nil
+if st.interval == "daily" then code = 1; period = tonumber(ARGV[3]) end
+if st.interval == "monthly" then code = 2; period = tonumber(ARGV[4]) end
+local due = period ~= nil and st.refilledAt >= 0 and st.refilledAt < period
+local cost = tonumber(ARGV[2])
+if ARGV[5] == "read" then
+  local remaining, refilledAt = st.remaining, st.refilledAt
+  if due then remaining, refilledAt = st.amount, period end
+  if remaining >= cost then return {1, remaining, code, refilledAt} end
+  return {2, remaining, code, refilledAt}
+end
+if due then
+  st.remaining = st.amount
+  st.refilledAt = period
+end
+local ok = st.remaining >= cost
+if ok then st.remaining = st.remaining - cost end
+if ok or due then
+  redis.call("HSET", KEYS[1], "remaining", int(st.remaining), "refilledAt", int(st.refilledAt))
+  local spent = "0"
+  if ok then spent = int(cost) end
+  if due then
+    redis.call("XADD", KEYS[2], "*", "c", ARGV[1], "n", spent, "v", st.version, "r", int(period))
+  else
+    redis.call("XADD", KEYS[2], "*", "c", ARGV[1], "n", spent, "v", st.version)
+  end
+end
+redis.call("PEXPIRE", KEYS[1], ARGV[6])
+if ok then return {1, st.remaining, code, st.refilledAt} end
+return {2, st.remaining, code, st.refilledAt}
+`);
+
+/**
+ * Fences a balance for an administrative change. KEYS: balance, journal, fence. ARGV: creditsId,
+ * the version being written, fenceTtlMs, then PostgreSQL's state under its row lock: remaining,
+ * version, interval, amount, refilledAt, appliedId. Sets the fence, takes the live state (the
+ * hash, else PostgreSQL's minus the undrained spends of its version), deletes the hash, and answers
+ * [remaining, refilledAt] of that live state.
+ */
+export const FENCE_SCRIPT = defineScript(`${COMMON}
+redis.call("SET", KEYS[3], ARGV[2], "PX", ARGV[3])
+local st = fromHash(KEYS[1])
+if not st then
+  st = fromArgs(4)
+  replay(st, KEYS[2], ARGV[1], ARGV[9])
+end
+redis.call("DEL", KEYS[1])
+return {int(st.remaining), int(st.refilledAt)}
+`);
+
+/** KEYS: fence. ARGV: version, fenceTtlMs. Extends the fence if it still holds `version`: 1, else 0. */
+export const HOLD_FENCE_SCRIPT = defineScript(`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+  redis.call("PEXPIRE", KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`);
+
+/**
+ * After the change committed. KEYS: balance, fence. ARGV: version, remaining, interval, amount,
+ * refilledAt, idleTtlMs. Installs the new hash and lifts the fence, only if the fence still holds
+ * `version` (else a spend loads the committed row itself).
+ */
+export const INSTALL_SCRIPT = defineScript(`${COMMON}
+if redis.call("GET", KEYS[2]) ~= ARGV[1] then return 0 end
+install(KEYS[1], { remaining = tonumber(ARGV[2]), version = ARGV[1], interval = ARGV[3], amount = tonumber(ARGV[4]), refilledAt = tonumber(ARGV[5]) }, ARGV[6])
+redis.call("DEL", KEYS[2])
+return 1
+`);
+
+/** KEYS: fence. ARGV: version. Lifts a fence of a change that rolled back. */
+export const RELEASE_FENCE_SCRIPT = defineScript(`
+if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("DEL", KEYS[1]) end
+return 0
+`);
+
+/**
+ * After a drain committed. KEYS: journal, trimmed. ARGV: the last applied id. Raises `trimmed` to
+ * it and drops every entry up to it.
+ */
+export const TRIM_SCRIPT = defineScript(`${COMMON}
+local upto = ARGV[1]
+local trimmed = redis.call("GET", KEYS[2])
+if trimmed and idBefore(upto, trimmed) then upto = trimmed end
+redis.call("SET", KEYS[2], upto)
+local ms, seq = string.match(upto, "^(%d+)-(%d+)$")
+redis.call("XTRIM", KEYS[1], "MINID", ms .. "-" .. int(tonumber(seq) + 1))
+return 1
+`);

@@ -1,0 +1,71 @@
+/** A balance as both sides hold it: the fields a spend and its replay need. */
+export interface BalanceState {
+  remaining: number;
+  version: number;
+  interval: "daily" | "monthly" | null;
+  amount: number;
+  /** Epoch ms of the refill period the balance belongs to; null: never refilled. */
+  refilledAt: number | null;
+}
+
+/** One journal entry: `cost` spent against `version`, after a refill to the period `refill` when set. */
+export interface JournalEntry {
+  id: string;
+  creditsId: string;
+  cost: number;
+  version: number;
+  refill: number | null;
+}
+
+/**
+ * Applies one journaled spend to `state` in place (a refill first, then the cost), as the spend
+ * script did: the drainer and a cold load replay entries the same way. Returns false when the
+ * entry would take the balance below 0 (then clamped at 0: it must never happen).
+ */
+export function replayEntry(state: BalanceState, entry: JournalEntry): boolean {
+  if (
+    entry.refill !== null &&
+    state.interval !== null &&
+    state.refilledAt !== null &&
+    state.refilledAt < entry.refill
+  ) {
+    state.remaining = state.amount;
+    state.refilledAt = entry.refill;
+  }
+  state.remaining -= entry.cost;
+  if (state.remaining >= 0) return true;
+  state.remaining = 0;
+  return false;
+}
+
+/** Reads a stream entry (XRANGE's `[id, [field, value, ...]]`) written by the spend script; null when malformed. */
+export function parseEntry(raw: unknown): JournalEntry | null {
+  if (!Array.isArray(raw) || typeof raw[0] !== "string" || !Array.isArray(raw[1])) return null;
+  const fields: unknown[] = raw[1];
+  const get = (name: string) => {
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+    return undefined;
+  };
+  const creditsId = get("c");
+  const cost = Number(get("n"));
+  const version = Number(get("v"));
+  const refillField = get("r");
+  if (typeof creditsId !== "string" || !Number.isInteger(cost) || !Number.isInteger(version)) return null;
+  return {
+    id: raw[0],
+    creditsId,
+    cost,
+    version,
+    refill: refillField === undefined ? null : Number(refillField),
+  };
+}
+
+/** Epoch ms of a timestamptz column as a raw query returns it (a `Date`, or text on some paths); null for null. */
+export function epochMs(value: unknown): number | null {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "string") {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
