@@ -18,6 +18,8 @@ import { newSpendTally, newTarget, type SpendTally, spendUntilRefused, unanswere
 
 const CREDITS = 10_000;
 const CLIENTS = 200;
+/** Answers in each run's quiet phase, before any fault. */
+const QUIET_ANSWERS = 1_000;
 /** How long Redis stays down between its kill and its restart. */
 const REDIS_DOWN_MS = 300;
 
@@ -31,9 +33,12 @@ interface FaultPlan {
 }
 
 interface RunResult {
+  /** The phase before the faults: its answers, and what PostgreSQL spent in it. */
+  quiet: { tally: SpendTally; spent: number };
+  /** The phase with the faults. */
   tally: SpendTally;
   drained: Drained;
-  /** 10,000 minus what PostgreSQL holds after draining. */
+  /** What PostgreSQL spent in the phase with the faults (its balance after the quiet phase minus after draining). */
   spent: number;
   /** Answers counted when each fault struck (undefined: the run ended before it). */
   struck: { instance?: number; redis?: number };
@@ -49,7 +54,8 @@ describe.runIf(TEST_DATABASE_URL)(
     let token: string;
     const servers: ServerProcess[] = [];
 
-    const startInstance = () => spawnServer({ DATABASE_URL: database.url, REDIS_URL: redis.url });
+    const startInstance = () =>
+      spawnServer({ DATABASE_URL: database.url, REDIS_URL: redis.url, CREDITS_DRAIN_INTERVAL_MS: "5" });
     const living = () =>
       servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null);
 
@@ -72,7 +78,17 @@ describe.runIf(TEST_DATABASE_URL)(
       await database?.drop();
     }, 60_000);
 
-    /** One run: a fresh key, two instances, the faults of `plan`, then the survivor's drain. */
+    const drain = (keyId: string) =>
+      waitUntilDrained(async () => ({
+        remaining: await remainingInPostgres(sql, keyId),
+        undrained: await journalLength(redis.url),
+      }));
+
+    /**
+     * One run: a fresh key and two instances; first a quiet phase (no fault, so PostgreSQL must show
+     * exactly the VALID answers once drained), then the phase with the faults of `plan`, then the
+     * survivor's drain.
+     */
     const runWithFaults = async (plan: FaultPlan): Promise<RunResult> => {
       while (living().length < 2) servers.push(await startInstance());
       const [a, b] = living();
@@ -82,6 +98,17 @@ describe.runIf(TEST_DATABASE_URL)(
         credits: { remaining: CREDITS },
       });
       const targets = [newTarget(a.baseUrl), newTarget(b.baseUrl)];
+      const quietTally = newSpendTally();
+      await spendUntilRefused({
+        targets,
+        key: created.key,
+        clients: CLIENTS,
+        tally: quietTally,
+        stop: () => quietTally.answered >= QUIET_ANSWERS,
+      });
+      const quietDrained = await drain(created.apiKey.id);
+      const quiet = { tally: quietTally, spent: CREDITS - quietDrained.remaining };
+
       const tally = newSpendTally();
       const struck: RunResult["struck"] = {};
       const started = Date.now();
@@ -114,17 +141,20 @@ describe.runIf(TEST_DATABASE_URL)(
       await traffic;
       const ms = Date.now() - started;
       for (const target of targets) target.agent.destroy();
-      const drained = await waitUntilDrained(async () => ({
-        remaining: await remainingInPostgres(sql, created.apiKey.id),
-        undrained: await journalLength(redis.url),
-      }));
-      const result = { tally, drained, spent: CREDITS - drained.remaining, struck, ms };
-      console.info(`credits chaos ${JSON.stringify({ plan, ...result, tally: tally.counts })}`);
+      const drained = await drain(created.apiKey.id);
+      const result = { quiet, tally, drained, spent: quietDrained.remaining - drained.remaining, struck, ms };
+      console.info(
+        `credits chaos ${JSON.stringify({ plan, ...result, quiet: { ...quiet, tally: quietTally.counts }, tally: tally.counts })}`,
+      );
       return result;
     };
 
     /** What every run must show, exhausted or not. */
     const expectExactUnderFaults = (result: RunResult) => {
+      // Without faults, exact: every answer VALID, and PostgreSQL spent exactly that many.
+      const { quiet } = result;
+      expect(quiet.tally.counts).toEqual({ ...newSpendTally().counts, VALID: quiet.tally.counts.VALID });
+      expect(quiet.spent).toBe(quiet.tally.counts.VALID);
       const { tally, spent } = result;
       const valid = tally.counts.VALID;
       expect(tally.unexpected, "answers other than VALID, USAGE_EXCEEDED or 5xx").toEqual([]);
@@ -136,22 +166,23 @@ describe.runIf(TEST_DATABASE_URL)(
       expect(result.drained.undrained).toBe(0);
       // Never more admitted than the balance; every admitted spend reached PostgreSQL; PostgreSQL
       // spent nothing beyond what the clients were told or could not hear.
-      expect(valid).toBeLessThanOrEqual(CREDITS);
+      expect(quiet.tally.counts.VALID + valid).toBeLessThanOrEqual(CREDITS);
       expect(spent).toBeGreaterThanOrEqual(valid);
       expect(spent).toBeLessThanOrEqual(valid + unanswered(tally));
     };
 
     it("spends to exhaustion across the faults: VALID <= 10,000 <= VALID + unanswered, and PostgreSQL reads 0 after draining", async () => {
-      const result = await runWithFaults({ killInstanceAt: 3_000, restartRedisAt: 6_000 });
+      const result = await runWithFaults({ killInstanceAt: 2_000, restartRedisAt: 5_000 });
       expectExactUnderFaults(result);
       // Every client was refused in the end, and the balance is gone on both sides.
       expect(result.tally.counts.USAGE_EXCEEDED).toBe(CLIENTS);
       expect(result.drained.remaining).toBe(0);
-      expect(result.tally.counts.VALID + unanswered(result.tally)).toBeGreaterThanOrEqual(CREDITS);
+      const valid = result.quiet.tally.counts.VALID + result.tally.counts.VALID;
+      expect(valid + unanswered(result.tally)).toBeGreaterThanOrEqual(CREDITS);
     });
 
     it("stops early across the same faults: the spends PostgreSQL shows lie between VALID and VALID + unanswered", async () => {
-      const result = await runWithFaults({ killInstanceAt: 1_500, restartRedisAt: 2_500, stopAt: 4_000 });
+      const result = await runWithFaults({ killInstanceAt: 500, restartRedisAt: 1_500, stopAt: 3_000 });
       expectExactUnderFaults(result);
       expect(result.tally.counts.USAGE_EXCEEDED).toBe(0);
       expect(result.drained.remaining).toBeGreaterThan(0);
