@@ -54,6 +54,8 @@ describe.runIf(TEST_DATABASE_URL)(
     let token: string;
     const servers: ServerProcess[] = [];
 
+    // Drainers every 5 ms (default 200): the two instances' drainers race on the same batches all run
+    // long, which the quiet phase's exact count then checks.
     const startInstance = () =>
       spawnServer({ DATABASE_URL: database.url, REDIS_URL: redis.url, CREDITS_DRAIN_INTERVAL_MS: "5" });
     const living = () =>
@@ -159,10 +161,11 @@ describe.runIf(TEST_DATABASE_URL)(
       const valid = tally.counts.VALID;
       expect(tally.unexpected, "answers other than VALID, USAGE_EXCEEDED or 5xx").toEqual([]);
       expect(tally.counts.other).toBe(0);
-      // Both faults struck mid-run, and the kill cut requests in flight.
+      // Both faults struck mid-run, and answers went on after them (whether a fault cut requests in
+      // flight depends on its instant: the log line shows it).
       expect(result.struck.instance).toBeDefined();
       expect(result.struck.redis).toBeDefined();
-      expect(tally.counts.cut + tally.counts.timeout).toBeGreaterThan(0);
+      expect(tally.answered).toBeGreaterThan((result.struck.redis ?? Number.POSITIVE_INFINITY) + CLIENTS);
       expect(result.drained.undrained).toBe(0);
       // Never more admitted than the balance; every admitted spend reached PostgreSQL; PostgreSQL
       // spent nothing beyond what the clients were told or could not hear.
