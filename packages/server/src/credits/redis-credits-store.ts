@@ -75,11 +75,13 @@ export function createRedisCreditsStore(
     if (reply[0] !== SPEND_STATUS.cold) return reply;
     for (let tries = 0; ; tries++) {
       const started = performance.now();
-      const stored = await readStoredBalance(query, creditsId).catch((error: unknown) => {
-        throw creditsUnavailable(error);
-      });
+      // A database outage here maps to 503 by itself (db/unavailable.ts); any other error stays a 500.
+      const stored = await readStoredBalance(query, creditsId);
       if (stored === null) return null;
-      if (performance.now() - started > FRESH_READ_MS && tries < MAX_STALE_RETRIES) continue;
+      if (performance.now() - started > FRESH_READ_MS) {
+        if (tries < MAX_STALE_RETRIES) continue;
+        throw creditsUnavailable();
+      }
       const loaded = await run(creditsId, [...base, ...stateArgs(stored.state), stored.appliedId]);
       if (loaded[0] !== SPEND_STATUS.stale || tries >= MAX_STALE_RETRIES) return loaded;
     }

@@ -2,6 +2,7 @@ import { createHttpMetrics, type HttpMetrics } from "@keyport/node-edge";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { Database } from "../db/database.js";
 import type { KeyCache } from "../verify/cache.js";
+import { type CreditsMetrics, createCreditsMetrics } from "./credits.js";
 import { createDatabaseMetrics } from "./database.js";
 import { createUsageMetrics, type UsageMetrics } from "./usage.js";
 import { createVerifierMetrics, type VerifierMetrics } from "./verification.js";
@@ -23,13 +24,14 @@ export interface ServerMetrics {
   http: HttpMetrics;
   verifier: VerifierMetrics;
   usage: UsageMetrics;
+  credits: CreditsMetrics;
   /** Points the key cache and usage buffer gauges at the app's instances. */
   watch(sources: WatchedSources): void;
 }
 
 /**
  * Creates a registry holding the process defaults (`collectDefaultMetrics`: CPU, memory, event
- * loop lag, GC, handles), HTTP, verification, key cache, usage buffer and database metrics.
+ * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal and database metrics.
  * @example const metrics = createServerMetrics(database); await metrics.registry.metrics();
  */
 export function createServerMetrics(database: Database): ServerMetrics {
@@ -46,6 +48,7 @@ export function createServerMetrics(database: Database): ServerMetrics {
     }),
     verifier: createVerifierMetrics(registry, () => sources?.cache),
     usage: createUsageMetrics(registry, () => sources?.usage.pendingRows ?? 0),
+    credits: createCreditsMetrics(registry),
     watch: (watched) => {
       sources = watched;
     },

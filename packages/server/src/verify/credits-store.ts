@@ -11,7 +11,10 @@ export interface CreditsResult {
   refillAt: Date | null;
 }
 
-/** The credit balances verification spends: exact, in the database (never cached, never Redis). */
+/**
+ * The credit balances verification spends, exactly: in the database (below), or with REDIS_URL in
+ * Redis (credits/redis-credits-store.ts), never cached in process.
+ */
 export interface CreditsStore {
   /** Spends `cost` when the balance (after any refill due at `atMs`) holds it: one conditional UPDATE. */
   spend(creditsId: string, cost: number, atMs: number): Promise<CreditsResult>;

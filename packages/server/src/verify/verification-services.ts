@@ -2,20 +2,11 @@ import type { RateLimiter } from "@keyport/node-edge";
 import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import {
-  type BalanceWriter,
-  createDatabaseBalanceWriter,
-  createRedisBalanceWriter,
-} from "../credits/balance-writer.js";
-import { startDrainLoop } from "../credits/drain-loop.js";
-import { createCreditsDrainer } from "../credits/drainer.js";
-import { createCreditsLayout } from "../credits/layout.js";
+import { type BalanceWriter, createDatabaseBalanceWriter } from "../credits/balance-writer.js";
 import type { LiveCredits } from "../credits/overlay-live.js";
-import { warnAboutRedisDurability } from "../credits/redis-checks.js";
-import { createRedisCreditsStore } from "../credits/redis-credits-store.js";
+import { connectRedisCredits, type RedisCredits } from "../credits/redis-credits-services.js";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
-import { createRawTransaction } from "../db/raw-transaction.js";
 import type { Env } from "../env.js";
 import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
@@ -72,16 +63,9 @@ export async function createVerificationServices(
   if (env.REDIS_URL !== undefined) {
     redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, lazyConnect: true });
     redis.on("error", (error: unknown) => logger.warn({ err: errorSummary(error) }, "redis error"));
-    const client = redis;
-    client.once("ready", () => void warnAboutRedisDurability(client, logger));
     // Unreachable at start: the server starts anyway (plain keys work; metered ones answer 503)
     // and the client keeps reconnecting.
-    await redis.connect().catch((error: unknown) => {
-      logger.warn(
-        { err: errorSummary(error) },
-        "redis unreachable at start; metered keys answer 503 until it answers",
-      );
-    });
+    await redis.connect().catch(() => undefined);
     rateLimiter = createRedisRateLimiter(redis, { prefix: env.REDIS_KEY_PREFIX });
   } else {
     rateLimiter = createMemoryRateLimiter();
@@ -90,40 +74,18 @@ export async function createVerificationServices(
   let credits: CreditsStore = createCreditsStore(rawQuery);
   let balances: BalanceWriter = createDatabaseBalanceWriter();
   let liveCredits: LiveCredits | undefined;
-  let stopDraining: (() => Promise<void>) | undefined;
-  if (redis !== undefined) {
-    const layout = createCreditsLayout(env.REDIS_KEY_PREFIX);
-    const store = createRedisCreditsStore(redis, rawQuery, { layout });
-    credits = store;
-    liveCredits = store.live;
-    balances = createRedisBalanceWriter(redis, { layout });
-    let overdrawn = false;
-    const drainer = createCreditsDrainer({
-      redis,
-      transaction: createRawTransaction(database.driver),
-      layout,
-      onOverdraw: () => {
-        if (overdrawn) return;
-        overdrawn = true;
-        logger.error(
-          "credits journal replay went below 0 (clamped at 0); the Redis balance and PostgreSQL disagreed",
-        );
-      },
+  let redisCredits: RedisCredits | undefined;
+  if (env.REDIS_URL !== undefined) {
+    redisCredits = await connectRedisCredits({
+      url: env.REDIS_URL,
+      prefix: env.REDIS_KEY_PREFIX,
+      drainIntervalMs: env.CREDITS_DRAIN_INTERVAL_MS,
+      database,
+      rawQuery,
+      logger,
+      metrics: metrics.credits,
     });
-    let failing = false;
-    const client = redis;
-    const loop = startDrainLoop(drainer, env.CREDITS_DRAIN_INTERVAL_MS, {
-      ready: () => client.status === "ready",
-      onError: (error) => {
-        if (failing) return;
-        failing = true;
-        logger.warn({ err: errorSummary(error) }, "credits drain failed; retrying");
-      },
-      onDrained: () => {
-        failing = false;
-      },
-    });
-    stopDraining = loop.stop;
+    ({ credits, balances, liveCredits } = redisCredits);
   }
 
   const usage =
@@ -150,7 +112,8 @@ export async function createVerificationServices(
     { name: "usage flush", run: () => usage.close() },
     { name: "invalidation bus", run: () => bus.close() },
   ];
-  if (stopDraining !== undefined) shutdownSteps.push({ name: "credits drain", run: stopDraining });
+  const closeCredits = redisCredits?.close;
+  if (closeCredits !== undefined) shutdownSteps.push({ name: "credits drain", run: closeCredits });
   const client = redis;
   if (client !== undefined) {
     shutdownSteps.push({

@@ -18,7 +18,7 @@ export interface KeyVerifierDeps {
   loadKeyByHash: (hash: string) => Promise<KeyRecord | null>;
   cache: KeyCache;
   rateLimiter: RateLimiter;
-  /** Credit balances (in the database); only keys with credits touch it. */
+  /** Credit balances (the database, or Redis with REDIS_URL); only keys with credits touch it. */
   credits: CreditsStore;
   usage: Pick<UsageBuffer, "record">;
   /** Counts outcomes and key cache lookups; default: not counted. */
