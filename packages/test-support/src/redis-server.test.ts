@@ -58,4 +58,14 @@ describe("startRedisServer", () => {
     expect(existsSync(redis.dir)).toBe(false);
     await expect(command(redis.port, "PING")).rejects.toThrow(/ECONNREFUSED/);
   });
+
+  it("takes more arguments after its defaults", async () => {
+    const redis = await startRedisServer({ args: ["--appendfsync", "everysec"] });
+    try {
+      expect(await command(redis.port, "CONFIG GET appendfsync")).toContain("everysec");
+      expect(await command(redis.port, "CONFIG GET appendonly")).toContain("yes");
+    } finally {
+      await redis.close();
+    }
+  });
 });

@@ -24,13 +24,20 @@ export interface RedisServer {
 
 /**
  * Starts `redis-server` on a free 127.0.0.1 port with a temporary directory of its own,
- * `--appendonly yes --appendfsync always --save ""`, and waits until it answers PING. What a Redis
+ * `--appendonly yes --appendfsync always --save ""` (then `options.args`), and waits until it answers PING. What a Redis
  * acknowledged survives `kill("SIGKILL")` then `restart()`. Fails with a clear message when the binary
  * is missing (Debian: `apt-get install redis-server`).
  * @example const redis = await startRedisServer(); try { ... redis.url ... } finally { await redis.close(); }
  */
-export async function startRedisServer(options: { timeoutMs?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: {
+    timeoutMs?: number;
+    /** More `--name value` arguments, after the defaults (so they win): e.g. `["--appendfsync", "everysec"]`. */
+    args?: string[];
+  } = {},
+): Promise<RedisServer> {
   const timeoutMs = options.timeoutMs ?? 20_000;
+  const extra = options.args ?? [];
   try {
     accessSync(REDIS_SERVER_BIN, constants.X_OK);
   } catch {
@@ -42,7 +49,7 @@ export async function startRedisServer(options: { timeoutMs?: number } = {}): Pr
   const port = await freePort();
   let running: Running | undefined;
   const start = async () => {
-    running = await launch(port, dir, timeoutMs);
+    running = await launch(port, dir, extra, timeoutMs);
   };
   const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
     const current = running;
@@ -76,7 +83,7 @@ interface Running {
 }
 
 /** One redis-server process on `port` over `dir`, answering PING when this resolves. */
-async function launch(port: number, dir: string, timeoutMs: number): Promise<Running> {
+async function launch(port: number, dir: string, extra: string[], timeoutMs: number): Promise<Running> {
   const args = [
     "--port",
     String(port),
@@ -92,6 +99,7 @@ async function launch(port: number, dir: string, timeoutMs: number): Promise<Run
     "",
     "--daemonize",
     "no",
+    ...extra,
   ];
   const child = spawn(REDIS_SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
