@@ -8,13 +8,16 @@ import { type ServerProcess, spawnServer } from "../support/process.js";
 import { type Drained, journalLength, remainingInPostgres, waitUntilDrained } from "./credits-drained.js";
 import { newSpendTally, newTarget, type SpendTally, spendUntilRefused, unanswered } from "./spend-clients.js";
 
-// Credits exact under faults (docs/verifying-keys.md, credits): two server processes on one
+// Credits exact under faults (docs/verifying-keys.md#credits-with-redis): two server processes on one
 // PostgreSQL database and one redis-server of this test's own (AOF, fsync on every write), one key
-// with 10,000 credits, 200 clients spending cost 1 until refused; mid-run one instance is killed
-// with SIGKILL (its clients move to the other) and Redis is killed with SIGKILL and started again
-// on its port and directory. A request cut by a fault may have spent its credit without its answer
-// arriving, so after the survivor drains: VALID <= 10,000, and PostgreSQL's spends lie between VALID
-// and VALID plus the unanswered (cut connections, timeouts, 5xx); an exhausted balance reads 0.
+// with 10,000 credits, 200 keep-alive clients spending cost 1 until refused. Each run has a quiet
+// phase first (no fault: PostgreSQL must then show exactly the VALID answers), then one instance is
+// killed with SIGKILL (its clients move to the other) and Redis is killed with SIGKILL and started
+// again on its port and directory. A request cut by a fault may have spent its credit without its
+// answer arriving, so after the survivor drains: VALID <= 10,000, and PostgreSQL's spends lie between
+// VALID and VALID plus the unanswered (cut connections, timeouts, 5xx); an exhausted balance reads 0.
+// (It fails with a drainer that skips its mark or applies an entry twice, a spend that does not
+// journal, or a Redis without its append-only file.)
 
 const CREDITS = 10_000;
 const CLIENTS = 200;
@@ -54,8 +57,8 @@ describe.runIf(TEST_DATABASE_URL)(
     let token: string;
     const servers: ServerProcess[] = [];
 
-    // Drainers every 5 ms (default 200): the two instances' drainers race on the same batches all run
-    // long, which the quiet phase's exact count then checks.
+    // Drainers every 5 ms (default 200): the two instances' drainers race on the same batches
+    // throughout, which the quiet phase's exact count then checks.
     const startInstance = () =>
       spawnServer({ DATABASE_URL: database.url, REDIS_URL: redis.url, CREDITS_DRAIN_INTERVAL_MS: "5" });
     const living = () =>
