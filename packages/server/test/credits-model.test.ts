@@ -37,6 +37,14 @@ const refillRule = fc.option(
 
 const command = fc.oneof(
   {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("burst" as const),
+      count: fc.integer({ min: 2, max: 8 }),
+      cost: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  {
     weight: 8,
     arbitrary: fc.record({
       kind: fc.constant("spend" as const),
@@ -107,6 +115,23 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis against a 
                 if (admitted) model.balance -= step.cost;
                 const answer = await stores[step.store]?.spend(id, step.cost, now);
                 expect(answer).toMatchObject({ ok: admitted, remaining: model.balance });
+                break;
+              }
+              case "burst": {
+                // Concurrent spends from both stores: exactly as many admitted as the balance holds.
+                refillDue(model, now);
+                const admitted = Math.min(step.count, Math.floor(model.balance / step.cost));
+                const answers = await Promise.all(
+                  Array.from({ length: step.count }, (_, i) => stores[i % 2]?.spend(id, step.cost, now)),
+                );
+                expect(answers.filter((answer) => answer?.ok)).toHaveLength(admitted);
+                const left = answers.filter((answer) => answer?.ok).map((answer) => answer?.remaining);
+                const expected = Array.from(
+                  { length: admitted },
+                  (_, i) => model.balance - (i + 1) * step.cost,
+                );
+                expect(left.sort((x = 0, y = 0) => y - x)).toEqual(expected);
+                model.balance -= admitted * step.cost;
                 break;
               }
               case "clock":

@@ -95,6 +95,26 @@ describe.runIf(TEST_REDIS_URL)("credits in Redis over HTTP", () => {
     });
   });
 
+  describeDatabases("shutdown", (target) => {
+    it("drains the journal to the database before closing Redis", async () => {
+      const env = { ...sharedRedisEnv(TEST_REDIS_URL ?? ""), CREDITS_DRAIN_INTERVAL_MS: "3600000" };
+      const server = await startTestServer(target, env);
+      const session = await signIn(server.baseUrl);
+      const { key, apiKey } = await createKeyOver(server.baseUrl, session.token, {
+        name: "drained at close",
+        credits: { remaining: 5 },
+      });
+      for (let i = 0; i < 3; i++) expect((await verifyOver(server.baseUrl, key)).code).toBe("VALID");
+      const stored = async () =>
+        (await target.database.db.select().from(keyCredits).where(eq(keyCredits.id, apiKey.id)))[0]
+          ?.remaining;
+      // No drain pass in an hour: the spends wait in the journal until the shutdown's final drain.
+      expect(await stored()).toBe(5);
+      await server.close();
+      expect(await stored()).toBe(2);
+    });
+  });
+
   describeDatabases("Redis unreachable at start", (target) => {
     let server: TestServer;
     let port: number;

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
+import { startDrainLoop } from "../src/credits/drain-loop.js";
 import { createCreditsLayout, JOURNAL_SHARDS, shardOf } from "../src/credits/layout.js";
 import { createRedisCreditsStore } from "../src/credits/redis-credits-store.js";
 import type { RawQuery } from "../src/db/raw.js";
@@ -120,6 +121,33 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis, drained t
       );
       expect((await w.stored(id)).remaining).toBe(1_000 - costs);
     }
+  });
+
+  it("the drain loop keeps draining a shard whose batch was full, within one pass", async () => {
+    const w = world();
+    const id = await w.balance(1_000, null, NOW);
+    const store = w.store();
+    await Promise.all(Array.from({ length: 120 }, () => store.spend(id, 1, NOW)));
+    // `ready` is asked once per shard of a pass, so its calls count the passes.
+    let shardVisits = 0;
+    let applied = 0;
+    let visitsWhenDone = -1;
+    const loop = startDrainLoop(w.drainer({ batchSize: 10 }), 20, {
+      ready: () => {
+        shardVisits++;
+        return true;
+      },
+      onError: () => undefined,
+      onDrained: (n) => {
+        applied += n;
+        if (applied === 120 && visitsWhenDone < 0) visitsWhenDone = shardVisits;
+      },
+    });
+    await expect.poll(() => visitsWhenDone, { timeout: 10_000, interval: 10 }).toBeGreaterThan(0);
+    await loop.stop();
+    // Twelve batches of ten, all in the first pass (a pass visits each of the 16 shards once).
+    expect(visitsWhenDone).toBeLessThanOrEqual(JOURNAL_SHARDS);
+    expect((await w.stored(id)).remaining).toBe(880);
   });
 
   it("a PATCH fences the balance, supersedes older spends, and every store sees the new value", async () => {

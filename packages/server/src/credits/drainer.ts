@@ -22,6 +22,8 @@ export interface DrainResult {
   applied: number;
   /** The last id of the batch read (then trimmed), or null when the shard's journal was empty. */
   lastId: string | null;
+  /** Whether the batch was full: more entries may be waiting. */
+  full: boolean;
 }
 
 export interface CreditsDrainer {
@@ -111,7 +113,7 @@ export function createCreditsDrainer(options: CreditsDrainerOptions): CreditsDra
         return entry === null ? [] : [entry];
       });
       const lastId = raw.at(-1)?.[0];
-      if (lastId === undefined) return { applied: 0, lastId: null };
+      if (lastId === undefined) return { applied: 0, lastId: null, full: false };
       const applied = await transaction(async (query) => {
         await query(LOCK_MARK, [String(shard)]);
         const [mark] = await query(READ_MARK, [String(shard)]);
@@ -124,7 +126,7 @@ export function createCreditsDrainer(options: CreditsDrainerOptions): CreditsDra
         return fresh.length;
       });
       if (trim) await runScript(redis, TRIM_SCRIPT, [layout.journal(shard), layout.trimmed(shard)], [lastId]);
-      return { applied, lastId };
+      return { applied, lastId, full: raw.length >= batchSize };
     },
     async drainAll() {
       let total = 0;

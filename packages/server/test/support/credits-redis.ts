@@ -26,7 +26,7 @@ export interface CreditsWorld {
   readonly layout: CreditsLayout;
   readonly query: RawQuery;
   store(options?: { query?: RawQuery; fenceWaitMs?: number }): RedisCreditsStore;
-  drainer(): CreditsDrainer;
+  drainer(options?: { batchSize?: number }): CreditsDrainer;
   writer(options?: { fenceTtlMs?: number }): BalanceWriter;
   /** Creates a balance in PostgreSQL set at `at`. */
   balance(remaining: number, refill: CreditsRefill | null, at: number): Promise<string>;
@@ -72,7 +72,7 @@ export function useCreditsWorld(adminUrl: string, redisUrl: string): () => Credi
           layout,
           ...(options.fenceWaitMs === undefined ? {} : { fenceWaitMs: options.fenceWaitMs }),
         }),
-      drainer: () => createCreditsDrainer({ redis, transaction, layout }),
+      drainer: (options = {}) => createCreditsDrainer({ redis, transaction, layout, ...options }),
       writer: (options = {}) => createRedisBalanceWriter(redis, { layout, ...options }),
       async balance(remaining, refill, at) {
         const id = `cr_${n++}_${randomBytes(3).toString("hex")}`;
