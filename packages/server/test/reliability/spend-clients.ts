@@ -1,5 +1,8 @@
 import { Agent, request } from "node:http";
 
+/** How long a client waits after a 5xx, a cut or a refusal before its next request. */
+const RETRY_PAUSE_MS = 100;
+
 /** How one verification ended, as its client saw it. */
 export type Outcome =
   | "VALID"
@@ -82,8 +85,9 @@ export async function spendUntilRefused(options: SpendOptions): Promise<void> {
         tally.answered += 1;
       if (outcome.kind === "other" && tally.unexpected.length < 20) tally.unexpected.push(outcome.detail);
       if (outcome.kind === "USAGE_EXCEEDED" || outcome.kind === "other") return;
-      // A server or Redis on its way back: a short pause instead of a tight loop of failures.
-      if (outcome.kind !== "VALID") await new Promise((resolve) => setTimeout(resolve, 20));
+      // A server or Redis on its way back: a pause instead of a tight loop of failures (each of which
+      // would widen the unanswered margin the assertions allow).
+      if (outcome.kind !== "VALID") await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   };
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
