@@ -77,9 +77,11 @@ describeDatabases("GET /metrics after real traffic", (target) => {
     expect(sampleValue(samples, "keyport_verifications_total", { outcome: "NOT_FOUND" })).toBe(1);
     expect(sampleValue(samples, "keyport_verifications_total", { outcome: "REVOKED" })).toBe(0);
     const lookups = (result: string) => sampleValue(samples, "keyport_key_cache_lookups_total", { result });
-    // "kp_not_a_key" fails the format check before any lookup; the real key is read once, then cached.
-    expect(lookups("miss")).toBe(1);
-    expect(lookups("hit")).toBe(1);
+    // "kp_not_a_key" fails the format check before any lookup; the real key is read, then cached. The
+    // create's own announcement (which forgets unknown hashes on every instance) may arrive after the
+    // first read and drop that entry once, so the second verification is a hit or a second read.
+    expect(lookups("miss") + lookups("hit")).toBe(2);
+    expect(lookups("miss")).toBeGreaterThanOrEqual(1);
     expect(sampleValue(samples, "keyport_key_cache_entries")).toBe(1);
   });
 
