@@ -43,7 +43,7 @@ describe("the proxy's JSON errors", () => {
     const answers = [
       await proxy.call(`/api/prices/simple?${PROBE}=1`), // 400, and the limit's one request
       await proxy.call("/api/meta"), // 429
-      await proxy.call("/no-such-file.js", { headers: { origin: "https://evil.example" } }), // 403
+      await proxy.call("/api/meta", { headers: { origin: "https://evil.example" } }), // 403
       await proxy.call("/healthz", { method: "DELETE" }), // 404
     ];
     expect(answers.map((answer) => answer.status)).toEqual([400, 429, 403, 404]);
