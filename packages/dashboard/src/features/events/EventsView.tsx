@@ -53,7 +53,8 @@ export function EventsView({ wallet }: { wallet: string }) {
         </button>
       </div>
       <p className="muted">
-        Every key creation, update, roll and revocation, and every sign-in and sign-out of this wallet.
+        Every key creation, update, roll and revocation, every sign-in and sign-out, and every change of the
+        wallet-wide limit of this wallet.
       </p>
       <div className="toolbar">
         <label className="field field-inline">
