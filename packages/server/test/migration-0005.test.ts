@@ -17,13 +17,16 @@ import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databas
 
 const MIGRATIONS = fileURLToPath(new URL("../drizzle", import.meta.url));
 
-/** A copy of the migrations folder without its last migration (0005, which adds the bound). */
+/**
+ * A copy of the migrations folder as it was before 0005 (which adds the bound): 0005 and every later one
+ * left out, since the migrator skips a migration older than the last one applied.
+ */
 function migrationsBefore0005(): { folder: string; remove(): void } {
   const folder = mkdtempSync(join(tmpdir(), "keyport-migrations-"));
   cpSync(MIGRATIONS, folder, { recursive: true });
   const journalPath = join(folder, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.filter((entry) => !entry.tag.startsWith("0005"));
+  journal.entries = journal.entries.filter((entry) => entry.tag < "0005");
   writeFileSync(journalPath, JSON.stringify(journal));
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
