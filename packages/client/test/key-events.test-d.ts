@@ -12,7 +12,13 @@ describe("audit event types", () => {
     expectTypeOf<KeyEvent["keyId"]>().toEqualTypeOf<string | null>();
     expectTypeOf<KeyEvent["at"]>().toEqualTypeOf<Date>();
     expectTypeOf<KeyEvent["action"]>().toEqualTypeOf<
-      "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "session.created" | "session.ended"
+      | "key.created"
+      | "key.updated"
+      | "key.rolled"
+      | "key.revoked"
+      | "session.created"
+      | "session.ended"
+      | "limits.updated"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });

@@ -148,11 +148,17 @@ describe("no dead ends: every failure says what failed and offers the way on", (
     await create.getByRole("button", { name: "Create" }).click();
     const ended = page.getByRole("dialog", { name: "Your session ended" });
     await ended.getByText(/expired or was signed out from elsewhere/).waitFor();
+    // The refused create's answer sits under the form, behind the dialog.
+    const staleError = create.getByText("A valid session token is required", { exact: false });
+    await staleError.waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await ended.getByRole("button", { name: "Sign in" }).click();
     await ended.waitFor({ state: "hidden" });
 
+    // Signed in again: the form is as it was, without the ended session's error under it.
     expect(await create.getByRole("textbox", { name: "Name" }).inputValue()).toBe("half-typed key");
+    await staleError.waitFor({ state: "detached" });
+    expect(await create.getByRole("alert").count()).toBe(0);
     await create.getByRole("button", { name: "Create" }).click();
     await page.getByRole("dialog", { name: "Your new key" }).getByRole("button", { name: "Done" }).click();
     await page.getByRole("table").getByText("half-typed key", { exact: true }).waitFor();

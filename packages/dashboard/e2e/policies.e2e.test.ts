@@ -191,8 +191,19 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await page.getByRole("heading", { name: "Activity" }).waitFor();
     const events = page.getByRole("list", { name: "Events, newest first" }).getByRole("listitem");
     await events.first().waitFor();
-    expect(await events.count()).toBe(3);
-    const [updated, created, signedIn] = [events.nth(0), events.nth(1), events.nth(2)];
+    expect(await events.count()).toBe(5);
+    const [removed, set, updated, created, signedIn] = [
+      events.nth(0),
+      events.nth(1),
+      events.nth(2),
+      events.nth(3),
+      events.nth(4),
+    ];
+    // The wallet-wide limit's set and removal, each with the limit before it.
+    await removed.getByText("Wallet-wide limit removed").waitFor();
+    expect(await changeLines(removed)).toEqual(["Before: 1 per minute"]);
+    await set.getByText("Wallet-wide limit set to 1 per minute").waitFor();
+    expect(await changeLines(set)).toEqual(["Before: none"]);
     await updated.getByText("Key updated").waitFor();
     // Only what the dialog changed was sent: no expiry in the update.
     expect(await changeLines(updated)).toEqual([
@@ -214,6 +225,12 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await signedIn.getByText("Signed in").waitFor();
     await checkView(page, "activity");
 
+    // The action filter offers wallet-limit changes.
+    await page.getByRole("combobox", { name: "Action" }).selectOption({ label: "Wallet-wide limit changed" });
+    await expect.poll(() => events.count()).toBe(2);
+    await page.getByRole("combobox", { name: "Action" }).selectOption({ label: "All actions" });
+    await expect.poll(() => events.count()).toBe(5);
+
     // 20 more changes over REST, as a script would make them: the first page is the newest 20.
     const token = await sessionToken(context);
     const { keyId } = await verify(stack.serverUrl, secret);
@@ -231,7 +248,7 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await page.getByRole("button", { name: "Older" }).click();
     await page.getByText("Page 2").waitFor();
     await events.getByText("Signed in").waitFor();
-    expect(await events.count()).toBe(3);
+    expect(await events.count()).toBe(5);
     await page.getByRole("button", { name: "Newer" }).click();
     await events.first().getByText("“billing v22”").first().waitFor();
   });

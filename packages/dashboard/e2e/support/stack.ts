@@ -24,8 +24,12 @@ export interface Stack {
 /**
  * Starts the real Keyport server (PGlite in memory), the stand-ins for CoinGecko and the agent, and the
  * real dashboard proxy serving the built dashboard from `dashboardDir`, as `pnpm start` wires them.
+ * `serverEnv` adds to (or overrides) the server's settings, e.g. `{ MAX_ACTIVE_KEYS_PER_WALLET: "3" }`.
  */
-export async function startStack(dashboardDir: string): Promise<Stack> {
+export async function startStack(
+  dashboardDir: string,
+  serverEnv: Record<string, string> = {},
+): Promise<Stack> {
   const proxyPort = await freePort();
   const origin = `http://localhost:${proxyPort}`;
   const server = await createServerApp(
@@ -35,6 +39,7 @@ export async function startStack(dashboardDir: string): Promise<Stack> {
       SIWE_DOMAINS: `localhost:${proxyPort}`,
       // The browser tests sign in from 127.0.0.1 many times a minute; the server tests the limit itself.
       NONCE_RATE_LIMIT: "off",
+      ...serverEnv,
     }),
   );
   const serverPort = await server.listen(0, "127.0.0.1");

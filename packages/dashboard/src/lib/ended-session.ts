@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { isUnauthorized } from "./errors";
 import type { Session } from "./session-api";
 
 // The session that ended under the user (a 401 while signed in), until they sign in again or leave.
@@ -34,4 +35,23 @@ export function useEndedSession(): Session | null {
     },
     () => ended,
   );
+}
+
+/**
+ * Forgets a form's 401 once the session is back: when the ended session clears (signed in again, same
+ * wallet, page kept), `reset` runs if `error` is unauthorized, so "A valid session token is required"
+ * does not stay under a form the user can now submit. Pass the mutation's `error` and `reset`.
+ */
+export function useResetSessionErrorOnReturn(error: unknown, reset: () => void): void {
+  const ended = useEndedSession();
+  const wasEnded = useRef(false);
+  useEffect(() => {
+    if (ended !== null) {
+      wasEnded.current = true;
+      return;
+    }
+    if (!wasEnded.current) return;
+    wasEnded.current = false;
+    if (isUnauthorized(error)) reset();
+  }, [ended, error, reset]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatRateLimit, parseRateLimit, wholeNumber } from "./rate-limit";
+import { describeRateLimit, formatRateLimit, parseRateLimit, wholeNumber } from "./rate-limit";
 
 describe("parseRateLimit", () => {
   it("is none when both inputs are empty, and the limit when both are whole numbers in range", () => {
@@ -39,5 +39,15 @@ describe("formatRateLimit and wholeNumber", () => {
     for (const text of ["", "-1", "1.0", "1e3", "0x10", "99999999999999999999"]) {
       expect(wholeNumber(text), text).toBeNull();
     }
+  });
+});
+
+describe("describeRateLimit", () => {
+  it("names a second, minute, hour or day, and counts other windows in seconds", () => {
+    expect(describeRateLimit({ limit: 100, windowSeconds: 60 })).toBe("100 per minute");
+    expect(describeRateLimit({ limit: 1000, windowSeconds: 1 })).toBe("1,000 per second");
+    expect(describeRateLimit({ limit: 3, windowSeconds: 86_400 })).toBe("3 per day");
+    expect(describeRateLimit({ limit: 5, windowSeconds: 90 })).toBe("5 per 90 seconds");
+    expect(describeRateLimit(null)).toBe("none");
   });
 });

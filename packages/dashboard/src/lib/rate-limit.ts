@@ -40,6 +40,16 @@ export function formatRateLimit(rateLimit: RateLimit | null): string {
   return `${formatCount(rateLimit.limit)} / ${formatCount(rateLimit.windowSeconds)} s`;
 }
 
+const WINDOW_WORDS: Record<number, string> = { 1: "second", 60: "minute", 3600: "hour", 86400: "day" };
+
+/** `100 per minute`, `5 per 30 seconds`, or `none`: a rate limit in a sentence. */
+export function describeRateLimit(rateLimit: RateLimit | null): string {
+  if (rateLimit === null) return "none";
+  const unit = WINDOW_WORDS[rateLimit.windowSeconds];
+  const window = unit ?? `${formatCount(rateLimit.windowSeconds)} seconds`;
+  return `${formatCount(rateLimit.limit)} per ${window}`;
+}
+
 /** A whole number typed into a text or number input, or null (empty, fractional, not a number). */
 export function wholeNumber(text: string): number | null {
   const trimmed = text.trim();

@@ -85,3 +85,13 @@ export function sessionCreatedChanges(expiresAt: Date): EventChanges {
 export function sessionEndedChanges(): EventChanges {
   return {};
 }
+
+/** `limits.updated`: the wallet-wide limit now and before (null where there is none). */
+export function limitsUpdatedChanges(change: {
+  rateLimit: RateLimit | null;
+  previousRateLimit: RateLimit | null;
+}): EventChanges {
+  const plain = (limit: RateLimit | null) =>
+    limit === null ? null : { limit: limit.limit, windowSeconds: limit.windowSeconds };
+  return { rateLimit: plain(change.rateLimit), previousRateLimit: plain(change.previousRateLimit) };
+}

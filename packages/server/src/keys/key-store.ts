@@ -23,6 +23,8 @@ export interface IssuedKey {
 
 /** The key lifecycle as procedures use it: public shapes in, public shapes out, no SQL. */
 export interface KeyStore {
+  /** MAX_ACTIVE_KEYS_PER_WALLET: the most active keys a wallet may hold. */
+  readonly maxActiveKeys: number;
   /** Creates a key unless the wallet already holds `max` active ones. */
   create(params: {
     wallet: string;
@@ -101,6 +103,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   const loadLive = async (rows: readonly ApiKeyRow[], now: Date) =>
     overlayLive(await loadCredits(db, rows), options.liveCredits, now);
   return {
+    maxActiveKeys,
     async create(params) {
       const created = await createKey(driver, { ...params, prefix, maxActiveKeys });
       if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { walletLimits } from "../db/schema/index.js";
+import { limitsUpdatedChanges } from "../events/changes.js";
+import { recordEvent } from "../events/record-event.js";
 import type { RateLimit } from "../schemas/api-key.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 
@@ -11,7 +13,9 @@ export interface WalletLimitStore {
   /**
    * Replaces the wallet's limit (`null` removes it) and tells every instance's verifier, which
    * forgets the wallet's cached keys once the change commits: here at once, elsewhere through
-   * LISTEN/NOTIFY (well within 1 s). Returns the limit now in force.
+   * LISTEN/NOTIFY (well within 1 s). A change records a `limits.updated` event (the limit before
+   * and after) in the same transaction; a set that changes nothing records none. Returns the limit
+   * now in force.
    */
   set(wallet: string, rateLimit: RateLimit | null, now: Date): Promise<RateLimit | null>;
 }
@@ -38,6 +42,13 @@ export function createWalletLimitStore({ db, changes }: WalletLimitStoreOptions)
     },
     set(wallet, rateLimit, now) {
       return changes.transaction(db, async (tx, _keyChanged, walletChanged) => {
+        // The row is locked until commit, so concurrent sets each see the limit the other left.
+        const [previous] = await tx
+          .select({ limit: walletLimits.rateLimitLimit, windowSeconds: walletLimits.rateLimitWindowSeconds })
+          .from(walletLimits)
+          .where(eq(walletLimits.wallet, wallet))
+          .for("update");
+        const previousRateLimit = previous ?? null;
         if (rateLimit === null) {
           await tx.delete(walletLimits).where(eq(walletLimits.wallet, wallet));
         } else {
@@ -51,9 +62,25 @@ export function createWalletLimitStore({ db, changes }: WalletLimitStoreOptions)
             .values({ wallet, ...values })
             .onConflictDoUpdate({ target: walletLimits.wallet, set: values });
         }
+        const next =
+          rateLimit === null ? null : { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds };
+        if (!sameLimit(previousRateLimit, next)) {
+          await recordEvent(tx, {
+            wallet,
+            keyId: null,
+            action: "limits.updated",
+            at: now,
+            changes: limitsUpdatedChanges({ rateLimit: next, previousRateLimit }),
+          });
+        }
         await walletChanged(wallet);
-        return rateLimit === null ? null : { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds };
+        return next;
       });
     },
   };
+}
+
+function sameLimit(a: RateLimit | null, b: RateLimit | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.limit === b.limit && a.windowSeconds === b.windowSeconds;
 }

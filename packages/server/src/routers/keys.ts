@@ -113,7 +113,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "List a wallet's keys",
         description:
-          "Newest first (by creation time, then id). `status` filters by the status at request time (default all). Another wallet's list is 403. Secrets never appear here.",
+          "Newest first (by creation time, then id). `status` filters by the status at request time (default all). `activeKeyCap` is MAX_ACTIVE_KEYS_PER_WALLET, the most active keys the wallet may hold (count them with `status=active`). Another wallet's list is 403. Secrets never appear here.",
       }),
     )
     .input(listKeysInput)
@@ -126,13 +126,14 @@ export const keysRouter = router({
       if (input.cursor !== undefined && cursor === null) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
       }
-      return ctx.keys.list({
+      const page = await ctx.keys.list({
         wallet: ctx.wallet,
         status: input.status,
         limit: input.limit,
         cursor,
         now: new Date(),
       });
+      return { ...page, activeKeyCap: ctx.keys.maxActiveKeys };
     }),
 
   update: sessionProcedure

@@ -47,7 +47,7 @@ export const limitsRouter = router({
         tags: ["limits"],
         summary: "Set or remove a wallet's wallet-wide limit",
         description:
-          "Replaces the limit: `{ rateLimit: { limit, windowSeconds } }` (the bounds of a key's rate limit) or `{ rateLimit: null }` to remove it. A verification then consumes the key's own window, and, if that allowed it, the wallet's; when the wallet's refuses, the key's window gets the request back and the answer is RATE_LIMITED. Changing only `limit` keeps the current window's count; a new `windowSeconds` starts a new window. Takes effect from the next verification on this instance and within about 1 second on others. Another wallet is 403.",
+          "Replaces the limit: `{ rateLimit: { limit, windowSeconds } }` (the bounds of a key's rate limit) or `{ rateLimit: null }` to remove it. A verification then consumes the key's own window, and, if that allowed it, the wallet's; when the wallet's refuses, the key's window gets the request back and the answer is RATE_LIMITED. Changing only `limit` keeps the current window's count; a new `windowSeconds` starts a new window. Takes effect from the next verification on this instance and within about 1 second on others. A change records a `limits.updated` event (`{ rateLimit, previousRateLimit }`); a PUT of the limit already in force records none. Another wallet is 403.",
       }),
     )
     .input(setWalletLimitsInput)

@@ -89,6 +89,10 @@ export const listKeysInput = z.object({
 export const listKeysOutput = z.object({
   keys: z.array(apiKey),
   nextCursor,
+  activeKeyCap: z.number().int().positive().meta({
+    description:
+      "The most active keys (grace periods included) this wallet may hold: the server's MAX_ACTIVE_KEYS_PER_WALLET; a create or a roll with grace past it is 409",
+  }),
 });
 
 export const revokeKeyInput = z.object({ id: keyId });

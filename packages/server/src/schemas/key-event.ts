@@ -9,6 +9,7 @@ export const KEY_EVENT_ACTIONS = [
   "key.revoked",
   "session.created",
   "session.ended",
+  "limits.updated",
 ] as const;
 
 export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
@@ -21,11 +22,13 @@ export const keyEvent = z
   .object({
     id: z.string().meta({ description: "Event id (a decimal number, larger for newer events)" }),
     action: keyEventAction,
-    keyId: keyId.nullable().meta({ description: "The key acted on; null for session events" }),
+    keyId: keyId
+      .nullable()
+      .meta({ description: "The key acted on; null for session and wallet-limit events" }),
     at: timestamp,
     changes: z.record(z.string(), z.unknown()).meta({
       description:
-        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}. Never a secret, hash, session token, message or signature.",
+        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none). Never a secret, hash, session token, message or signature.",
     }),
   })
   .meta({ id: "KeyEvent" });

@@ -5,7 +5,7 @@ import { formatDateTime } from "../../lib/format";
 import { navigate, useSearch } from "../../lib/router";
 import { trpc } from "../../lib/trpc";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
-import { describeAction, describeChanges, describeKey, type KeyEvent } from "./event-words";
+import { describeAction, describeChanges, describeEvent, describeKey, type KeyEvent } from "./event-words";
 import { type EventsFilter, eventsHref, parseEventsSearch } from "./events-url";
 
 const PAGE_SIZE = 20;
@@ -53,7 +53,8 @@ export function EventsView({ wallet }: { wallet: string }) {
         </button>
       </div>
       <p className="muted">
-        Every key creation, update, roll and revocation, and every sign-in and sign-out of this wallet.
+        Every key creation, update, roll and revocation, every sign-in and sign-out, and every change of the
+        wallet-wide limit of this wallet.
       </p>
       <div className="toolbar">
         <label className="field field-inline">
@@ -144,7 +145,7 @@ function EventItem({ event, keyNames }: { event: KeyEvent; keyNames: ReadonlyMap
   return (
     <li className="event">
       <div className="event-head">
-        <strong>{describeAction(event.action)}</strong>
+        <strong>{describeEvent(event)}</strong>
         {key === null ? null : <span className="event-key">{key}</span>}
         <time className="muted" dateTime={event.at.toISOString()}>
           {formatDateTime(event.at)}

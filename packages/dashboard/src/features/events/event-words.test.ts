@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime } from "../../lib/format";
-import { describeAction, describeChanges, describeKey, type KeyEvent } from "./event-words";
+import { describeAction, describeChanges, describeEvent, describeKey, type KeyEvent } from "./event-words";
 
 const at = new Date("2030-01-01T12:00:00Z");
 const keyNames = new Map([
@@ -26,6 +26,28 @@ describe("describeAction and describeKey", () => {
     expect(describeKey("key_aaaaaaaaaaaaaaaa1", keyNames)).toBe("“billing”");
     expect(describeKey("key_zzzzzzzzzzzzzzzz9", keyNames)).toBe("key_zzzzzzzzzzzzzzzz9");
     expect(describeKey(null, keyNames)).toBeNull();
+  });
+});
+
+describe("describeEvent", () => {
+  it("says a wallet-limit change with the limit now in force, and the one before as its line", () => {
+    const set = event("limits.updated", {
+      rateLimit: { limit: 100, windowSeconds: 60 },
+      previousRateLimit: null,
+    });
+    expect(describeEvent(set)).toBe("Wallet-wide limit set to 100 per minute");
+    expect(describeChanges(set, keyNames)).toEqual([{ label: "Before", value: "none" }]);
+    const removed = event("limits.updated", {
+      rateLimit: null,
+      previousRateLimit: { limit: 5, windowSeconds: 30 },
+    });
+    expect(describeEvent(removed)).toBe("Wallet-wide limit removed");
+    expect(describeChanges(removed, keyNames)).toEqual([{ label: "Before", value: "5 per 30 seconds" }]);
+    expect(describeAction("limits.updated")).toBe("Wallet-wide limit changed");
+  });
+
+  it("is the action in words for every other event", () => {
+    expect(describeEvent(event("key.revoked", { revokedAt: at.toISOString() }))).toBe("Key revoked");
   });
 });
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { formatDuration } from "../../lib/duration";
 import { formatDateTime } from "../../lib/format";
 import { formatCredits, formatPermissions } from "../../lib/policy-words";
-import { formatRateLimit } from "../../lib/rate-limit";
+import { describeRateLimit, formatRateLimit } from "../../lib/rate-limit";
 
 /** One audit event as `events.list` returns it. */
 export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
@@ -15,11 +15,25 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "key.revoked": "Key revoked",
   "session.created": "Signed in",
   "session.ended": "Signed out",
+  "limits.updated": "Wallet-wide limit changed",
 };
 
-/** The action in words: "Key created", "Signed in". */
+/** The action in words: "Key created", "Signed in" (the action filter's options). */
 export function describeAction(action: KeyEvent["action"]): string {
   return ACTIONS[action];
+}
+
+/**
+ * The event's headline: its action in words, and for a wallet-limit change the limit now in force,
+ * "Wallet-wide limit set to 100 per minute" or "Wallet-wide limit removed".
+ */
+export function describeEvent(event: KeyEvent): string {
+  if (event.action !== "limits.updated") return describeAction(event.action);
+  const now = rateLimit.safeParse(event.changes.rateLimit);
+  if (!now.success) return describeAction(event.action);
+  return now.data === null
+    ? "Wallet-wide limit removed"
+    : `Wallet-wide limit set to ${describeRateLimit(now.data)}`;
 }
 
 /** One changed field as the list shows it. */
@@ -62,6 +76,7 @@ export function describeChanges(
   keyNames: ReadonlyMap<string, string>,
   now: Date = new Date(),
 ): ChangeLine[] {
+  if (event.action === "limits.updated") return describeLimitChange(event.changes);
   // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
   const entries = Object.entries(event.changes).sort(([a], [b]) => fieldRank(a) - fieldRank(b));
   return entries.map(([field, value]) => {
@@ -76,6 +91,13 @@ export function describeChanges(
 }
 
 const FIELD_ORDER = Object.keys(LABELS);
+
+/** A wallet-limit change: the headline says the new limit, the line the one before ("Before: none"). */
+function describeLimitChange(changes: KeyEvent["changes"]): ChangeLine[] {
+  const before = rateLimit.safeParse(changes.previousRateLimit);
+  if (!before.success) return [];
+  return [{ label: "Before", value: describeRateLimit(before.data) }];
+}
 
 function isAfter(value: unknown, now: Date): boolean {
   const time = isoTime.safeParse(value);

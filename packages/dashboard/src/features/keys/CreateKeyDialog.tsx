@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { useMeta } from "../../lib/meta";
 import { trpc } from "../../lib/trpc";
@@ -33,6 +34,7 @@ export function CreateKeyDialog() {
     // The answer holds the secret: keep it no longer than the dialog shows it.
     gcTime: 0,
   });
+  useResetSessionErrorOnReturn(create.error, create.reset);
   const guard = useGuardedClose(close);
 
   function close() {

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
@@ -33,6 +34,7 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
       },
     }),
   );
+  useResetSessionErrorOnReturn(update.error, update.reset);
 
   function show() {
     const current = keyFieldsFrom(apiKey);

@@ -5,7 +5,7 @@ import { formatDateTime } from "../../lib/format";
 import { Link } from "../../lib/router";
 import { trpc } from "../../lib/trpc";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
-import { describeAction, describeChanges } from "../events/event-words";
+import { describeChanges, describeEvent } from "../events/event-words";
 
 /**
  * The key's latest MAX_PAGE_LIMIT events (the server's `events.list` filtered by `keyId`), newest
@@ -34,7 +34,7 @@ export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }
             return (
               <li key={event.id} className="event">
                 <div className="event-head">
-                  <strong>{describeAction(event.action)}</strong>
+                  <strong>{describeEvent(event)}</strong>
                   <time className="muted" dateTime={event.at.toISOString()}>
                     {formatDateTime(event.at)}
                   </time>

@@ -44,7 +44,7 @@ export function KeysView({ wallet }: { wallet: string }) {
         <h1 id="keys-title">Keys</h1>
         <CreateKeyDialog />
       </div>
-      {all.data ? <KeyCapNotice keys={all.data.keys} /> : null}
+      {all.data ? <KeyCapNotice keys={all.data.keys} cap={all.data.activeKeyCap} /> : null}
       <search className="toolbar" aria-label="Find keys">
         <label className="field field-inline">
           <span>Search</span>

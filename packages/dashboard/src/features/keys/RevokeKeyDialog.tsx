@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
@@ -20,6 +21,7 @@ export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; descr
       },
     }),
   );
+  useResetSessionErrorOnReturn(revoke.error, revoke.reset);
 
   function close() {
     setOpen(false);

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { trpc } from "../../lib/trpc";
@@ -22,6 +23,7 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(3_600);
   const roll = useMutation({ ...trpc.keys.roll.mutationOptions(), gcTime: 0 });
+  useResetSessionErrorOnReturn(roll.error, roll.reset);
   const guard = useGuardedClose(close);
 
   function close() {

@@ -1,6 +1,7 @@
 import { MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { formatRateLimit, parseRateLimit } from "../../lib/rate-limit";
 import { trpc } from "../../lib/trpc";
@@ -28,6 +29,7 @@ export function WalletLimitPanel({ wallet }: { wallet: string }) {
       },
     }),
   );
+  useResetSessionErrorOnReturn(set.error, set.reset);
 
   function submit(event: FormEvent) {
     event.preventDefault();

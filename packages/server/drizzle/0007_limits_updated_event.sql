@@ -1,0 +1,2 @@
+ALTER TABLE "key_events" DROP CONSTRAINT "key_events_action_check";--> statement-breakpoint
+ALTER TABLE "key_events" ADD CONSTRAINT "key_events_action_check" CHECK ("key_events"."action" IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'session.created', 'session.ended', 'limits.updated'));
