@@ -13,6 +13,7 @@ import { BODY_TOO_LARGE, declaresTooLargeBody, RequestAbortedError } from "./bod
 import { createDocsPages, DOCS_SCRIPT_PATH } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
 import type { FastRoute } from "./fast-route.js";
+import { isListRoute, listOwnKeys } from "./list-route.js";
 import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
@@ -115,8 +116,15 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const label = match.compiled.route.path;
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const ctx = createContext(services, req, requestId);
-      const data = await callRestRoute(match.compiled, req, url, match.params, ctx, createAppCaller(ctx));
+      const { compiled, params } = match;
+      // A wallet listing its own keys skips tRPC; every other case (and every refusal) takes it.
+      let data: unknown = isListRoute(compiled.route)
+        ? await listOwnKeys(compiled, req, url, params, services.procedures)
+        : null;
+      if (data === null) {
+        const ctx = createContext(services, req, requestId);
+        data = await callRestRoute(compiled, req, url, params, ctx, createAppCaller(ctx));
+      }
       sendJson(res, match.compiled.route.successStatus, data);
     } catch (cause) {
       // The client left mid-body: nobody to answer; the close listener logs it.

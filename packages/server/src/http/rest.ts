@@ -91,6 +91,16 @@ function decodeSegment(part: string): string {
   }
 }
 
+/** The input of a GET or DELETE route: its query (numbers converted, first value wins) and path parameters. */
+export function readQueryInput(compiled: CompiledRestRoute, url: URL, params: Record<string, string>) {
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of url.searchParams) {
+    if (key in query) continue; // first value wins
+    query[key] = compiled.numberKeys.has(key) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  }
+  return compiled.voidInput ? undefined : { ...query, ...params };
+}
+
 async function readInput(
   compiled: CompiledRestRoute,
   req: IncomingMessage,
@@ -98,14 +108,7 @@ async function readInput(
   params: Record<string, string>,
 ) {
   const { method } = compiled.route;
-  if (method === "GET" || method === "DELETE") {
-    const query: Record<string, unknown> = {};
-    for (const [key, value] of url.searchParams) {
-      if (key in query) continue; // first value wins
-      query[key] = compiled.numberKeys.has(key) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    }
-    return compiled.voidInput ? undefined : { ...query, ...params };
-  }
+  if (method === "GET" || method === "DELETE") return readQueryInput(compiled, url, params);
   const body = await readJsonBody(req);
   if (compiled.voidInput) return undefined;
   if (body === undefined) return compiled.paramNames.length > 0 ? params : undefined;

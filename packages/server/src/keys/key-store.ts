@@ -8,9 +8,10 @@ import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
 import type { PageCursor } from "./cursor.js";
 import { loadCredits } from "./key-credits.js";
-import { listKeys } from "./list-keys.js";
+import { listKeys, pageOf } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
 import { rollKey } from "./roll-key.js";
+import { selectSessionFirstPage } from "./session-first-page.js";
 import { toApiKey } from "./status.js";
 import type { StatusFilter } from "./status-condition.js";
 import { updateKey } from "./update-key.js";
@@ -44,6 +45,18 @@ export interface KeyStore {
     cursor: PageCursor | null;
     now: Date;
   }): Promise<{ keys: ApiKey[]; nextCursor: string | null }>;
+  /**
+   * The first page of `list`, read in one statement with the check that `sessionToken` is a live
+   * session of `wallet`; null when that page would be empty or the check fails (the caller then
+   * takes the usual path, whose session lookup and list say which).
+   */
+  listFirstPageOfSession(params: {
+    sessionToken: string;
+    wallet: string;
+    status: StatusFilter;
+    limit: number;
+    now: Date;
+  }): Promise<{ keys: ApiKey[]; nextCursor: string | null } | null>;
   /**
    * Changes the fields `patch` carries (absent: unchanged, null: cleared); `revoked` for a revoked key,
    * `cap` when re-activating an expired key would exceed the cap.
@@ -115,6 +128,17 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       const credits = await loadLive(page.rows, params.now);
       return {
         keys: page.rows.map((row) => toApiKey(row, params.now, creditsOf(credits, row))),
+        nextCursor: page.nextCursor,
+      };
+    },
+    async listFirstPageOfSession(params) {
+      const { sessionToken, wallet, status, limit, now } = params;
+      const rows = await selectSessionFirstPage(db, sessionToken, wallet, status, limit + 1, now);
+      if (rows.length === 0) return null;
+      const page = pageOf(rows, limit);
+      const credits = await loadLive(page.rows, now);
+      return {
+        keys: page.rows.map((row) => toApiKey(row, now, creditsOf(credits, row))),
         nextCursor: page.nextCursor,
       };
     },

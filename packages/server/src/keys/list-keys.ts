@@ -32,8 +32,13 @@ export async function listKeys(db: Db, params: ListKeysParams) {
   const rows = params.cursor
     ? await selectAfterCursor(db, params, params.cursor)
     : await selectFirstPage(db, params.wallet, params.status, params.limit + 1, params.now);
-  const page = rows.slice(0, params.limit);
+  return pageOf(rows, params.limit);
+}
+
+/** The first `limit` of `rows` (read with one row more), and the next page's cursor (null at the end). */
+export function pageOf(rows: ApiKeyRow[], limit: number) {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > params.limit && last ? encodeCursor(last) : null;
+  const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
   return { rows: page, nextCursor };
 }
