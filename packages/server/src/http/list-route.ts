@@ -35,9 +35,10 @@ export async function listOwnKeys(
   if (!input.success || input.data.cursor !== undefined) return null;
   const { wallet, status, limit } = input.data;
   try {
-    return await withDeadline(REQUEST_DEADLINE_MS, () =>
+    const page = await withDeadline(REQUEST_DEADLINE_MS, () =>
       services.keys.listFirstPageOfSession({ sessionToken, wallet, status, limit, now: new Date() }),
     );
+    return page === null ? null : { ...page, activeKeyCap: services.keys.maxActiveKeys };
   } catch (cause) {
     // As `publicProcedure` answers an unreachable database: 503, retry.
     if (!isDatabaseUnavailable(cause)) throw cause;
