@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody } from "./support/keys.js";
 import { createLoadClient, type LoadClient } from "./support/load.js";
-import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
+import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import { AnswerTally, type CountsBody, usageKeys } from "./support/tally.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -80,6 +80,7 @@ describeDatabases("verification under concurrency", (target) => {
       } finally {
         for (const client of clients) client.close();
         await Promise.all([a.close(), b.close()]);
+        await removeRedisKeys(redisEnv);
       }
     });
   });

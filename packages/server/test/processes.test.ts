@@ -9,6 +9,7 @@ import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databas
 import { createKeyOver, type VerificationBody, verifyOver } from "./support/keys.js";
 import { createLoadClient } from "./support/load.js";
 import { spawnServer } from "./support/process.js";
+import { removeRedisKeys } from "./support/server.js";
 import { AnswerTally, type CountsBody, usageKeys } from "./support/tally.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -58,6 +59,7 @@ describe.runIf(TEST_DATABASE_URL)("two server processes on one PostgreSQL databa
     } finally {
       await Promise.all([a.stop("SIGKILL"), b.stop("SIGKILL")]);
       await database.drop();
+      await removeRedisKeys(redis);
     }
   });
 });

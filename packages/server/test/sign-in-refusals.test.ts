@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { request } from "@keyport/test-support/http";
 import { buildSiweMessage, newAccount } from "@keyport/test-support/siwe";
-import { Redis } from "ioredis";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { type RpcStandIn, startRpcStandIn } from "./support/rpc-stand-in.js";
-import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
+import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
@@ -201,10 +200,7 @@ describeDatabases("sign-in refusal limit settings", (target) => {
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
     } finally {
       await Promise.all([a.close(), b.close()]);
-      const redis = new Redis(TEST_REDIS_URL ?? "");
-      const keys = await redis.keys(`${shared.REDIS_KEY_PREFIX}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
+      await removeRedisKeys(shared);
     }
   });
 });

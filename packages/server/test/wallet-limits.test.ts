@@ -3,7 +3,7 @@ import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
-import { sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
+import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
@@ -212,11 +212,14 @@ describeDatabases("wallet-wide limit", (target) => {
   describe.runIf(TEST_REDIS_URL)("with REDIS_URL, across two apps", () => {
     let ra: TestServer;
     let rb: TestServer;
+    const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
     beforeAll(async () => {
-      const env = sharedRedisEnv(TEST_REDIS_URL ?? "");
       [ra, rb] = await Promise.all([startTestServer(target, env), startTestServer(target, env)]);
     });
-    afterAll(() => Promise.all([ra?.close(), rb?.close()]));
+    afterAll(async () => {
+      await Promise.all([ra?.close(), rb?.close()]);
+      await removeRedisKeys(env);
+    });
 
     verificationBehaviour(() => ({ a: ra, b: rb }));
   });
