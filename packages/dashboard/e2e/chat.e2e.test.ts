@@ -1,9 +1,10 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
+import type { Session } from "./support/browser.js";
 import { signIn } from "./support/flows.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 const agentRequest = z.object({ messages: z.array(z.object({ role: z.string(), content: z.string() })) });
 
@@ -14,28 +15,16 @@ async function ask(page: Page, question: string): Promise<void> {
 
 describe("chat in the browser", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
   // Every same-origin path the page asked for, to show that an <img src=x> never loaded.
   const pathsRequested: string[] = [];
 
+  useDashboardSuite({}, (opened) => ({ stack, session } = opened));
   beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
     session.page.on("request", (request) => pathsRequested.push(new URL(request.url()).pathname));
     await session.page.goto(stack.origin);
     await signIn(session.page);
     await session.page.getByRole("link", { name: "Chat" }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
   });
 
   it("streams the answer in as it arrives, and each question carries the conversation", async () => {

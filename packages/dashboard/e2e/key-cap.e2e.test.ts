@@ -1,9 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
+import { describe, expect, it } from "vitest";
+import { NO_PROBLEMS, type Session, sessionToken } from "./support/browser.js";
 import { createKey, signIn } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -11,18 +11,12 @@ const PHONE = { width: 390, height: 844 };
 // The active-key cap notice names the cap the server is configured with (keys.list's activeKeyCap).
 describe("the active-key cap as the server is configured", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"), { MAX_ACTIVE_KEYS_PER_WALLET: "3" });
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  useDashboardSuite(
+    { serverEnv: { MAX_ACTIVE_KEYS_PER_WALLET: "3" } },
+    (opened) => ({ stack, session } = opened),
+  );
 
   it("warns near a cap of 3, names it when the wallet holds 3 active keys, and passes axe at both widths", async () => {
     const { page, context } = session;

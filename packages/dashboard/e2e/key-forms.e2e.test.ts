@@ -1,8 +1,9 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
-import { closeSecret, createKey, signIn } from "./support/flows.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Session } from "./support/browser.js";
+import { closeSecret, createKey } from "./support/flows.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 /** Whether the focused element is `name`'s input. */
 const focusedLabel = (page: Page) =>
@@ -24,23 +25,9 @@ const description = (input: ReturnType<Page["getByRole"]>) =>
 // Errors beside their fields, a toast after every change, and the shown-once secret that asks before closing.
 describe("key forms and their feedback", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-    await session.page.goto(stack.origin);
-    await signIn(session.page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
-  });
+  useDashboardSuite({ signIn: true }, (opened) => ({ stack, session } = opened));
 
   it("puts each create error beside its field (aria-invalid, aria-describedby) and focuses the first", async () => {
     const { page } = session;

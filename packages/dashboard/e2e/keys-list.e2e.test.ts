@@ -1,9 +1,10 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { type Session, sessionToken } from "./support/browser.js";
 import { signIn, verifyOverRest } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -22,23 +23,11 @@ const search = (page: Page) => new URL(page.url()).search;
 // The keys list's search, filter, sort and pages (kept in the URL), and the page per key.
 describe("the keys list and a page per key", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
   const ids = new Map<string, string>();
   let betaSecret = "";
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
-  });
+  useDashboardSuite({}, (opened) => ({ stack, session } = opened));
 
   async function createOverRest(name: string): Promise<string> {
     const token = await sessionToken(session.context);

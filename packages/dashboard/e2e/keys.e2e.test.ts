@@ -1,31 +1,17 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
+import { describe, expect, it } from "vitest";
+import { type Session, sessionToken } from "./support/browser.js";
 import { closeSecret, createKey, refreshedUsageTotal, signIn, verifyOverRest } from "./support/flows.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 // One wallet's story, in order: each test starts where the previous one left the page.
 describe("keys, usage and the session in the browser", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
   let secret = "";
   let rolledSecret = "";
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
-  });
+  useDashboardSuite({}, (opened) => ({ stack, session } = opened));
 
   it("signs in with an EIP-6963 wallet: one personal_sign of a message for the page's host", async () => {
     const { page, wallet } = session;

@@ -1,30 +1,13 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
-import { signIn } from "./support/flows.js";
-import { type Stack, startStack } from "./support/stack.js";
+import { describe, expect, it } from "vitest";
+import type { Session } from "./support/browser.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 describe("markets in the browser", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-    await session.page.goto(stack.origin);
-    await signIn(session.page);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
-  });
+  useDashboardSuite({ signIn: true }, (opened) => ({ stack, session } = opened));
 
   it("shows the market table through the proxy, in the chosen currency", async () => {
     const { page } = session;

@@ -1,11 +1,12 @@
 import { mkdir } from "node:fs/promises";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
+import { type Session, sessionToken } from "./support/browser.js";
 import { closeSecret, refreshedUsageTotal, signIn } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 // `E2E_SCREENSHOT_DIR=/some/folder` also writes pictures of the new views at 1280 and 390 px.
 const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR;
@@ -55,24 +56,10 @@ async function checkView(page: Page, name: string): Promise<void> {
 // One wallet's story, in order: each test starts where the previous one left the page.
 describe("key policies, the wallet-wide limit and the activity view in the browser", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
   let secret = "";
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin, DESKTOP);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
-  });
+  useDashboardSuite({ viewport: DESKTOP }, (opened) => ({ stack, session } = opened));
 
   it("creates a key with permissions, credits with a daily refill and metadata, and shows how to use it", async () => {
     const { page } = session;

@@ -1,9 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session, sessionToken } from "./support/browser.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { NO_PROBLEMS, type Session, sessionToken } from "./support/browser.js";
 import { createKey, refreshedUsageTotal, signIn, verifyOverRest } from "./support/flows.js";
 import { seriousAxeViolations } from "./support/page-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -11,14 +11,11 @@ const KEY_ID = /^key_[0-9A-Za-z]{16,64}$/;
 
 describe("usage and activity: filters in the URL, a table per key, times in the right tense", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
   let alphaId = "";
 
+  useDashboardSuite({}, (opened) => ({ stack, session } = opened));
   beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
     const { page } = session;
     await page.goto(stack.origin);
     await signIn(page);
@@ -33,11 +30,6 @@ describe("usage and activity: filters in the URL, a table per key, times in the 
     const body = (await keys.json()) as { keys: { id: string; name: string }[] };
     alphaId = body.keys.find((key) => key.name === "alpha")?.id ?? "";
     expect(alphaId).toMatch(KEY_ID);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
   });
 
   it("shows the range's verifications per key, with range and key kept in the URL", async () => {

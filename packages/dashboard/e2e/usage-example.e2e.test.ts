@@ -1,26 +1,17 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
+import { describe, expect, it } from "vitest";
+import { NO_PROBLEMS, type Session } from "./support/browser.js";
 import { closeSecret, signIn, verifyOverRest } from "./support/flows.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 
 // The key-created dialog's example points @keyport/verify at the Keyport server the proxy names in
 // /api/meta (KEYPORT_PUBLIC_URL, default its KEYPORT_URL), not at a fixed localhost:3000: here the
 // server listens on a random loopback port.
 describe("the key-created dialog's @keyport/verify example", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
 
-  beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  useDashboardSuite({}, (opened) => ({ stack, session } = opened));
 
   it("uses the server's URL as baseUrl, with a secret that verifies there, and says how to install the package", async () => {
     const { page } = session;

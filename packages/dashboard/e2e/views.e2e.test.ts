@@ -1,11 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./support/browser.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Session } from "./support/browser.js";
 import { createKey, signIn, verifyOverRest } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import type { Stack } from "./support/stack.js";
+import { useDashboardSuite } from "./support/suite.js";
 import { SEED_USAGE_SQL } from "./support/usage-history.js";
 
 // `UPDATE_SCREENSHOTS=1` also writes the README's pictures of the keys and usage views.
@@ -81,27 +82,15 @@ const VIEWS: View[] = [
 
 describe("every view: accessibility, a 390 px screen, no console errors, no foreign requests", () => {
   let stack: Stack;
-  let browser: Browser;
   let session: Session;
 
+  useDashboardSuite({ viewport: DESKTOP }, (opened) => ({ stack, session } = opened));
   beforeAll(async () => {
-    stack = await startStack(inject("dashboardDir"));
     stack.agent.behave({
       kind: "openai",
       first: ["## What I can do\n\n", "- show **prices** and charts\n", "- explain how to roll keys\n"],
       rest: ["\nAsk away, see [the docs](https://keyport.dev/docs)."],
     });
-    browser = await launchBrowser();
-    session = await openSession(browser, stack.origin, DESKTOP);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(session.problems).toEqual(NO_PROBLEMS);
   });
 
   it("the sign-in screen", async () => {

@@ -1,11 +1,11 @@
 import { KEY_EVENT_ACTIONS, MAX_PAGE_LIMIT } from "@keyport/server/schemas";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { formatDateTime } from "../../lib/format";
 import { navigate, useSearch } from "../../lib/router";
 import { trpc } from "../../lib/trpc";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
-import { describeAction, describeChanges, describeEvent, describeKey, type KeyEvent } from "./event-words";
+import { EventItem } from "./EventItem";
+import { describeAction } from "./event-words";
 import { type EventsFilter, eventsHref, parseEventsSearch } from "./events-url";
 
 const PAGE_SIZE = 20;
@@ -136,31 +136,5 @@ export function EventsView({ wallet }: { wallet: string }) {
         </>
       )}
     </section>
-  );
-}
-
-function EventItem({ event, keyNames }: { event: KeyEvent; keyNames: ReadonlyMap<string, string> }) {
-  const key = describeKey(event.keyId, keyNames);
-  const changes = describeChanges(event, keyNames);
-  return (
-    <li className="event">
-      <div className="event-head">
-        <strong>{describeEvent(event)}</strong>
-        {key === null ? null : <span className="event-key">{key}</span>}
-        <time className="muted" dateTime={event.at.toISOString()}>
-          {formatDateTime(event.at)}
-        </time>
-      </div>
-      {changes.length === 0 ? null : (
-        <dl className="event-changes">
-          {changes.map((change) => (
-            <div key={change.label}>
-              <dt>{change.label}</dt>
-              <dd>{change.value}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </li>
   );
 }

@@ -5,6 +5,8 @@ import { describeError } from "../../lib/errors";
 import { useMeta } from "../../lib/meta";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
+import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import { parseCreateKeyForm } from "./create-key-form";
 import type { FieldError } from "./form-errors";
@@ -87,23 +89,8 @@ export function CreateKeyDialog() {
         ) : (
           <form onSubmit={submit} className="form" noValidate>
             <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-            {error ? (
-              <p role="alert" className="status-error">
-                {error}
-              </p>
-            ) : errors.length > 0 ? (
-              <p role="alert" className="status-error">
-                {errors.length === 1 ? "One field needs a change." : `${errors.length} fields need a change.`}
-              </p>
-            ) : null}
-            <div className="dialog-actions">
-              <button type="button" className="button" onClick={close}>
-                Cancel
-              </button>
-              <button type="submit" className="button button-primary" disabled={create.isPending}>
-                Create
-              </button>
-            </div>
+            <FormAlert error={error} fieldErrors={errors.length} />
+            <DialogActions onCancel={close} confirmLabel="Create" busy={create.isPending} />
           </form>
         )}
       </Dialog>

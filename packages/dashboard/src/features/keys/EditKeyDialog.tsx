@@ -4,6 +4,8 @@ import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
+import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import { parseEditKeyForm } from "./edit-key-form";
 import type { FieldError } from "./form-errors";
@@ -78,23 +80,8 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
         {fields === null ? null : (
           <form onSubmit={submit} className="form" noValidate>
             <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-            {error ? (
-              <p role="alert" className="status-error">
-                {error}
-              </p>
-            ) : errors.length > 0 ? (
-              <p role="alert" className="status-error">
-                {errors.length === 1 ? "One field needs a change." : `${errors.length} fields need a change.`}
-              </p>
-            ) : null}
-            <div className="dialog-actions">
-              <button type="button" className="button" onClick={close}>
-                Cancel
-              </button>
-              <button type="submit" className="button button-primary" disabled={update.isPending}>
-                Save
-              </button>
-            </div>
+            <FormAlert error={error} fieldErrors={errors.length} />
+            <DialogActions onCancel={close} confirmLabel="Save" busy={update.isPending} />
           </form>
         )}
       </Dialog>

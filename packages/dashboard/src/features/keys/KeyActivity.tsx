@@ -1,11 +1,10 @@
 import { MAX_PAGE_LIMIT } from "@keyport/server/schemas";
 import { useQuery } from "@tanstack/react-query";
-import { useId, useMemo } from "react";
-import { formatDateTime } from "../../lib/format";
+import { useId } from "react";
 import { Link } from "../../lib/router";
 import { trpc } from "../../lib/trpc";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
-import { describeChanges, describeEvent } from "../events/event-words";
+import { EventItem } from "../events/EventItem";
 
 /**
  * The key's latest MAX_PAGE_LIMIT events (the server's `events.list` filtered by `keyId`), newest
@@ -15,7 +14,6 @@ export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }
   const titleId = useId();
   const list = useQuery(trpc.events.list.queryOptions({ wallet, keyId, limit: MAX_PAGE_LIMIT }));
   const events = list.data?.events ?? [];
-  const noNames = useMemo(() => new Map<string, string>(), []);
   return (
     <section aria-labelledby={titleId} className="key-section">
       <h2 id={titleId}>Activity</h2>
@@ -29,29 +27,9 @@ export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }
         </Empty>
       ) : (
         <ol className="events" aria-label="Events of this key, newest first">
-          {events.map((event) => {
-            const changes = describeChanges(event, noNames);
-            return (
-              <li key={event.id} className="event">
-                <div className="event-head">
-                  <strong>{describeEvent(event)}</strong>
-                  <time className="muted" dateTime={event.at.toISOString()}>
-                    {formatDateTime(event.at)}
-                  </time>
-                </div>
-                {changes.length === 0 ? null : (
-                  <dl className="event-changes">
-                    {changes.map((change) => (
-                      <div key={change.label}>
-                        <dt>{change.label}</dt>
-                        <dd>{change.value}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                )}
-              </li>
-            );
-          })}
+          {events.map((event) => (
+            <EventItem key={event.id} event={event} showKey={false} />
+          ))}
         </ol>
       )}
       <p>

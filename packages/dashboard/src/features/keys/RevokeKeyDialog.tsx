@@ -4,6 +4,8 @@ import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
 import { describeError } from "../../lib/errors";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
+import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import type { ApiKey } from "./key-status";
 
@@ -40,24 +42,14 @@ export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; descr
       </button>
       <Dialog open={open} onClose={close} title={`Revoke “${apiKey.name}”?`}>
         <p>The key fails verification from the next request. This cannot be undone.</p>
-        {revoke.isError ? (
-          <p role="alert" className="status-error">
-            {describeError(revoke.error)}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={revoke.isPending}
-            onClick={() => revoke.mutate({ id: apiKey.id })}
-          >
-            Revoke
-          </button>
-        </div>
+        <FormAlert error={revoke.isError ? describeError(revoke.error) : null} />
+        <DialogActions
+          onCancel={close}
+          confirmLabel="Revoke"
+          busy={revoke.isPending}
+          tone="danger"
+          onConfirm={() => revoke.mutate({ id: apiKey.id })}
+        />
       </Dialog>
     </>
   );

@@ -5,6 +5,8 @@ import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { trpc } from "../../lib/trpc";
 import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
+import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import type { ApiKey } from "./key-status";
 import { SecretReveal } from "./SecretReveal";
@@ -90,19 +92,8 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
                 ))}
               </select>
             </label>
-            {roll.isError ? (
-              <p role="alert" className="status-error">
-                {describeError(roll.error)}
-              </p>
-            ) : null}
-            <div className="dialog-actions">
-              <button type="button" className="button" onClick={close}>
-                Cancel
-              </button>
-              <button type="submit" className="button button-primary" disabled={roll.isPending}>
-                Roll
-              </button>
-            </div>
+            <FormAlert error={roll.isError ? describeError(roll.error) : null} />
+            <DialogActions onCancel={close} confirmLabel="Roll" busy={roll.isPending} />
           </form>
         )}
       </Dialog>
