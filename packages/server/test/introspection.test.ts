@@ -3,7 +3,7 @@ import { request } from "@keyport/test-support/http";
 import { signIn } from "@keyport/test-support/siwe";
 import { TRPCClientError } from "@trpc/client";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { keyCredits } from "../src/db/schema/index.js";
 import type { AppRouter } from "../src/index.js";
 import { describeDatabases } from "./support/databases.js";
@@ -24,6 +24,12 @@ if (TEST_REDIS_URL) {
   });
 }
 
+/** Moves the fake clock forward to 50 ms past the next whole hour. */
+function startJustAfterTheHour(): void {
+  const now = Date.now();
+  vi.setSystemTime(now - (now % 3_600_000) + 3_600_000 + 50);
+}
+
 const introspect = (server: TestServer, key: unknown, from?: string) =>
   request(server.baseUrl, "POST", "/api-keys/introspect", {
     body: { key },
@@ -39,6 +45,11 @@ for (const store of creditStores) {
 
     beforeAll(async () => {
       server = await startTestServer(target, env);
+    });
+    // Each test starts just after an hour boundary (no window of these tests straddles one) with a
+    // session of its own (a test that moves the clock a day on must not end the next one's session).
+    beforeEach(async () => {
+      startJustAfterTheHour();
       session = await signIn(server.baseUrl);
     });
     afterAll(async () => {
@@ -245,10 +256,12 @@ for (const store of creditStores) {
 }
 
 describeDatabases("key introspection per client, and in the OpenAPI document", (target) => {
+  useMovableDate();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(target, { NONCE_RATE_LIMIT: "3/3600" });
   });
+  beforeEach(startJustAfterTheHour);
   afterAll(() => server?.close());
 
   it("allows NONCE_RATE_LIMIT introspections a client, then 429 with Retry-After, on a budget of its own", async () => {
@@ -289,7 +302,7 @@ describeDatabases("key introspection per client, and in the OpenAPI document", (
         ),
       );
     }
-    // The loopback client of the previous test is another address: this one starts with a full budget.
+    // A new window (each test starts after an hour boundary), and the loopback address is its own client.
     expect(results).toEqual([404, 404, 404, 429]);
   });
 
