@@ -50,6 +50,7 @@ export { toKeyportError } from "./trpc-error.js";
 export type {
   ApiKey,
   AppRouter,
+  Introspection,
   KeyEvent,
   RouterInputs,
   RouterOutputs,

@@ -17,6 +17,9 @@ export type ApiKey = RouterOutputs["keys"]["list"]["keys"][number];
 /** What `keys.verify` answers for a key: `valid`, `code`, owner, expiry and rate-limit state. */
 export type Verification = RouterOutputs["keys"]["verify"];
 
+/** What `keys.introspect` answers to a key's holder: status, expiry, rate-limit window, credits, top-up URL. */
+export type Introspection = RouterOutputs["keys"]["introspect"];
+
 /** One audit event of `events.list`: a key change, sign-in or sign-out, and its public `changes`. */
 export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
 

@@ -3,6 +3,7 @@ import type {
   ApiKey,
   ChartResponse,
   DashboardClient,
+  Introspection,
   KeyportClient,
   KeyportError,
   KeyportErrorCode,
@@ -35,6 +36,24 @@ describe("Keyport client types", () => {
     expectTypeOf<RouterOutputs["keys"]["create"]["key"]>().toEqualTypeOf<string>();
     expectTypeOf<RouterOutputs["keys"]["roll"]["previous"]>().toEqualTypeOf<ApiKey>();
     expectTypeOf<RouterOutputs["auth"]["verify"]["expiresAt"]>().toEqualTypeOf<Date>();
+  });
+
+  it("infers Introspection from the router", () => {
+    expectTypeOf<Introspection>().not.toBeAny();
+    expectTypeOf<Introspection["status"]>().toEqualTypeOf<Status>();
+    expectTypeOf<Introspection["credits"]>().toEqualTypeOf<{
+      remaining: number;
+      purchased: number;
+      refillAt: Date | null;
+    } | null>();
+    expectTypeOf<Introspection["ratelimit"]>().toEqualTypeOf<{
+      limit: number;
+      remaining: number;
+      resetAt: Date;
+    } | null>();
+    expectTypeOf<Introspection["topUpUrl"]>().toEqualTypeOf<string | null>();
+    expectTypeOf(keyport.keys.introspect.mutate).parameter(0).toEqualTypeOf<{ key: string }>();
+    expectTypeOf(keyport.keys.introspect.mutate).returns.resolves.toEqualTypeOf<Introspection>();
   });
 
   it("infers Verification and Usage from the router", () => {

@@ -20,6 +20,14 @@ export function createFallbackRateLimiter(
         return await fallback.consume(key, limit, windowSeconds, nowMs);
       }
     },
+    async peek(key, limit, windowSeconds, nowMs): Promise<RateLimitResult> {
+      try {
+        return await primary.peek(key, limit, windowSeconds, nowMs);
+      } catch (error) {
+        onError?.(error);
+        return await fallback.peek(key, limit, windowSeconds, nowMs);
+      }
+    },
     async refund(key, windowSeconds, nowMs): Promise<void> {
       try {
         await primary.refund(key, windowSeconds, nowMs);

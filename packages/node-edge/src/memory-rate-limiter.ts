@@ -15,6 +15,7 @@ export interface MemoryRateLimiterOptions {
 export interface MemoryRateLimiter extends RateLimiter {
   consume(key: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
   refund(key: string, windowSeconds: number, nowMs: number): void;
+  peek(key: string, limit: number, windowSeconds: number, nowMs: number): RateLimitResult;
   /**
    * `consume` without a result object: 0 when the request is allowed (and counted), else the end of
    * the window that refused it, in epoch ms. For per-request paths that only need the verdict.
@@ -90,6 +91,18 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
       if (w.count >= limit) return w.end;
       w.count++;
       return 0;
+    },
+    peek(key, limit, windowSeconds, nowMs) {
+      // Read only: a window that has not started (or has ended) is not created or reset here.
+      const w = windows.get(key);
+      const start = windowStart(nowMs, windowSeconds);
+      const count = w !== undefined && w.windowSeconds === windowSeconds && w.start === start ? w.count : 0;
+      return {
+        allowed: count < limit,
+        limit,
+        remaining: Math.max(0, limit - count),
+        resetAt: new Date(start + windowSeconds * 1000),
+      };
     },
     refund(key, windowSeconds, nowMs) {
       const w = windows.get(key);

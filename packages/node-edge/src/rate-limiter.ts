@@ -29,4 +29,14 @@ export interface RateLimiter {
    * request, so a give-back can never raise a later window's headroom.
    */
   refund(key: string, windowSeconds: number, nowMs: number): void | Promise<void>;
+  /**
+   * The window containing `nowMs` as the next `consume` would find it, counting nothing: `allowed`
+   * says whether one more request fits, `remaining` how many do. A window nobody has used is full.
+   */
+  peek(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+    nowMs: number,
+  ): RateLimitResult | Promise<RateLimitResult>;
 }

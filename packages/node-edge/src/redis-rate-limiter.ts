@@ -63,6 +63,17 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
       const [allowed, count = 0] = integerReply(reply, 2);
       return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetAt: new Date(end) };
     },
+    async peek(key, limit, windowSeconds, nowMs): Promise<RateLimitResult> {
+      const start = windowStart(nowMs, windowSeconds);
+      // A plain GET: the counter CONSUME increments, read without touching it or its expiry.
+      const count = Number((await redis.get(counter(key, windowSeconds, start))) ?? "0");
+      return {
+        allowed: count < limit,
+        limit,
+        remaining: Math.max(0, limit - count),
+        resetAt: new Date(start + windowSeconds * 1000),
+      };
+    },
     async refund(key, windowSeconds, nowMs): Promise<void> {
       await runScript(redis, REFUND, [counter(key, windowSeconds, windowStart(nowMs, windowSeconds))], []);
     },

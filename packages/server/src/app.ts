@@ -13,6 +13,7 @@ import type { Env } from "./env.js";
 import type { FastRoute } from "./http/fast-route.js";
 import { createRequestHandler } from "./http/handler.js";
 import { createOpenApiDocument } from "./http/openapi.js";
+import { publicUrl } from "./http/public-url.js";
 import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
@@ -95,13 +96,15 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     },
   );
   metrics.watch({ cache: verification.cache, usage: verification.usage });
+  // Known once `listen` has bound a port (port 0 picks one).
+  let baseUrl: string | undefined;
   const services: Services = {
     database,
     env,
     logger,
     verification,
     trustedProxies: createTrustedProxies(env.TRUSTED_PROXIES),
-    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger),
+    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger, () => baseUrl),
   };
   const restRoutes = compileRestRoutes(REST_ROUTES);
   const openApiDocument = createOpenApiDocument(appRouter, REST_ROUTES, { version: "0.1.0" });
@@ -155,7 +158,9 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
         server.listen(port, host, () => {
           server.off("error", reject);
           const address: AddressInfo | string | null = server.address();
-          resolve(typeof address === "object" && address !== null ? address.port : port);
+          const bound = typeof address === "object" && address !== null ? address.port : port;
+          baseUrl = publicUrl(host, bound);
+          resolve(bound);
         });
       }),
     onShutdown: (hook) => {

@@ -8,6 +8,7 @@ import type { NonceStore, SessionStore, SiweChecker } from "./auth/stores.js";
 import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
+import type { KeyIntrospection } from "./introspection/introspect.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { BatchCall } from "./usage/batch-cost.js";
@@ -31,6 +32,7 @@ export interface ProcedureServices {
   signInRefusals: SignInRefusals;
   usage: UsageReader;
   verifier: KeyVerifier;
+  introspection: KeyIntrospection;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */

@@ -32,6 +32,8 @@ export interface HttpPolicy {
   errors: readonly ErrorStatus[];
   /** `session`: needs `Authorization: Bearer <session token>`. */
   security: "session" | "public";
+  /** `no-store`: answers describe live state that no cache on the way may keep. */
+  cacheControl?: "no-store";
 }
 
 /** A procedure's `meta.openapi` from its HTTP policy and its documentation. */

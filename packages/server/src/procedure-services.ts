@@ -11,13 +11,21 @@ import type { Database } from "./db/database.js";
 import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
+import { createIntrospectionLimit } from "./introspection/client-limit.js";
+import { createKeyIntrospection } from "./introspection/introspect.js";
+import { paymentsEnabled, topUpUrl } from "./introspection/top-up-url.js";
 import { createKeyStore } from "./keys/key-store.js";
+import { loadKeyByHash } from "./keys/load-key-by-hash.js";
+import { hashKey, isWellFormedKey } from "./keys/secret.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
 
-/** Builds the services procedures see, over the database and the verification services. */
+/**
+ * Builds the services procedures see, over the database and the verification services. `baseUrl`
+ * is the server's own URL once it listens (http/public-url.ts), for the URLs answers name.
+ */
 export function createProcedureServices(
   env: Env,
   database: Database,
@@ -25,8 +33,10 @@ export function createProcedureServices(
   siwe: SiweSettings,
   verification: VerificationServices,
   logger: Logger,
+  baseUrl: () => string | undefined = () => undefined,
 ): ProcedureServices {
   const { db } = database;
+  const payments = paymentsEnabled();
   return {
     keys: createKeyStore({
       db,
@@ -57,6 +67,20 @@ export function createProcedureServices(
       env.NONCE_RATE_LIMIT,
     ),
     usage: createUsageReader(db, rawQuery),
+    // Verification's windows and balances, read only; its own per-client budget, like nonces.
+    introspection: createKeyIntrospection({
+      isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
+      hashKey,
+      loadKeyByHash: (hash) => loadKeyByHash(db, hash),
+      rateLimiter: verification.rateLimiter,
+      credits: verification.credits,
+      limit: createIntrospectionLimit(
+        env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter,
+        env.NONCE_RATE_LIMIT,
+      ),
+      topUpUrl: (keyId, canBeToppedUp) =>
+        topUpUrl({ paymentsEnabled: payments, baseUrl: baseUrl(), keyId, canBeToppedUp }),
+    }),
     verifier: verification.verifier,
   };
 }

@@ -31,6 +31,10 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
     forwarded: false,
     because: "a backend's call, made with the key's own secret, which a dashboard never holds",
   },
+  "keys.introspect": {
+    forwarded: false,
+    because: "a key holder's call, made with the key's own secret, which a dashboard never holds",
+  },
   "usage.get": FORWARDED,
   "limits.get": FORWARDED,
   "limits.set": FORWARDED,

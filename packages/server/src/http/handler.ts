@@ -125,7 +125,13 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         const ctx = createContext(services, req, requestId);
         data = await callRestRoute(compiled, req, url, params, ctx, createAppCaller(ctx));
       }
-      sendJson(res, match.compiled.route.successStatus, data);
+      const { successStatus, cacheControl } = match.compiled.route;
+      sendJson(
+        res,
+        successStatus,
+        data,
+        cacheControl === undefined ? undefined : { "cache-control": cacheControl },
+      );
     } catch (cause) {
       // The client left mid-body: nobody to answer; the close listener logs it.
       if (cause instanceof RequestAbortedError) return label;

@@ -35,8 +35,9 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
     createContext: ({ req, res, info }) => createContext(services, req, requestIdOf(res), info.calls),
     responseMeta: ({ paths, eagerGeneration }) => ({
       headers: {
-        // Verification answers are authorisation decisions: never cached on the way.
-        ...(paths?.includes("keys.verify") ? NO_STORE : {}),
+        // Verification answers are authorisation decisions, introspections a key's live state:
+        // never cached on the way.
+        ...(paths?.includes("keys.verify") || paths?.includes("keys.introspect") ? NO_STORE : {}),
         // tRPC leaves the type off an error it raises before any call (a 415, say): it is JSON too.
         ...(eagerGeneration ? {} : JSON_TYPE),
       },

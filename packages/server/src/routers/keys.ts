@@ -15,6 +15,7 @@ import {
 } from "../schemas/api-key.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
+import { introspectKey } from "./key-introspection.js";
 
 const NOT_FOUND = "No such key";
 
@@ -64,7 +65,10 @@ export const keysHttp = {
   },
 } as const satisfies Record<string, HttpPolicy>;
 
-/** The key lifecycle of the session's wallet (create, list, revoke, roll), and verify for backends. */
+/**
+ * The key lifecycle of the session's wallet (create, list, revoke, roll), verify for backends, and
+ * introspect for a key's holder.
+ */
 export const keysRouter = router({
   create: sessionProcedure
     .meta(
@@ -232,4 +236,6 @@ export const keysRouter = router({
     .input(verifyKeyInput)
     .output(verification)
     .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, input, ctx.deadline)),
+
+  introspect: introspectKey,
 });

@@ -9,6 +9,7 @@ import {
 } from "../schemas/api-key.js";
 import { verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
+import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -16,6 +17,7 @@ import { getWalletLimitsInput, setWalletLimitsInput } from "../schemas/wallet-li
 import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
+import { introspectHttp } from "./key-introspection.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { usageHttp } from "./usage.js";
@@ -59,6 +61,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),
   restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
+  restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
   restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),

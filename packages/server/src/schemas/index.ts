@@ -40,6 +40,15 @@ export {
 } from "./common.js";
 // Errors.
 export { type ErrorEnvelope, errorEnvelope } from "./error.js";
+// Introspection.
+export {
+  type Introspection,
+  type IntrospectionCredits,
+  introspection,
+  introspectionCredits,
+  introspectionRateLimit,
+  introspectKeyInput,
+} from "./introspection.js";
 // Audit events.
 export {
   KEY_EVENT_ACTIONS,

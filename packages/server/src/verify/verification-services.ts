@@ -25,6 +25,8 @@ export interface VerificationServices {
   verifier: KeyVerifier;
   /** The rate limiter verification uses: in-process, or Redis (shared by every instance) with REDIS_URL. */
   rateLimiter: RateLimiter;
+  /** The credit balances verification spends (the database, or Redis with REDIS_URL); introspection reads them. */
+  credits: CreditsStore;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
   usage: Pick<UsageBuffer, "record" | "flush" | "close" | "pendingRows">;
   /** How administrative changes (a PATCH of credits) write a balance: with Redis, fenced and reinstalled. */
@@ -123,5 +125,5 @@ export async function createVerificationServices(
       },
     });
   }
-  return { cache, verifier, rateLimiter, usage, balances, liveCredits, shutdownSteps };
+  return { cache, verifier, rateLimiter, credits, usage, balances, liveCredits, shutdownSteps };
 }

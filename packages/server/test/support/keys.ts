@@ -53,3 +53,20 @@ export function trpcClient(baseUrl: string, token?: string, batch = true) {
   };
   return createTRPCClient<AppRouter>({ links: [batch ? httpBatchLink(options) : httpLink(options)] });
 }
+
+/** The REST shape of docs/api.md's `Introspection`. */
+export interface IntrospectionBody {
+  keyId: string;
+  status: "active" | "revoked" | "expired";
+  expiresAt: string | null;
+  ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+  credits: { remaining: number; purchased: number; refillAt: string | null } | null;
+  topUpUrl: string | null;
+}
+
+/** `POST /api-keys/introspect` with no session (200 expected): the key's own state. */
+export async function introspectOver(baseUrl: string, key: string): Promise<IntrospectionBody> {
+  const { status, body } = await request(baseUrl, "POST", "/api-keys/introspect", { body: { key } });
+  if (status !== 200) throw new Error(`introspect failed with ${status}: ${JSON.stringify(body)}`);
+  return body as IntrospectionBody;
+}

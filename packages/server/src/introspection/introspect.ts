@@ -1,0 +1,110 @@
+import type { RateLimiter, RateLimitResult } from "@keyport/node-edge";
+import { deriveStatus } from "../keys/status.js";
+import type { Introspection } from "../schemas/introspection.js";
+import type { CreditsStore } from "../verify/credits-store.js";
+import type { KeyRecord } from "../verify/key-record.js";
+import { walletWindowId } from "../verify/verify.js";
+import type { IntrospectionLimit } from "./client-limit.js";
+import { creditsView } from "./credits-view.js";
+
+/** What introspection is built from: verification's own pieces, so both read the same state. */
+export interface KeyIntrospectionDeps {
+  /** Format and checksum check without I/O (`isWellFormedKey(key, prefix)`). */
+  isWellFormed: (key: string) => boolean;
+  /** Hex SHA-256 of the secret (`hashKey`). */
+  hashKey: (key: string) => string;
+  /** Reads a key by secret hash from the database; `null` when no key has that hash. */
+  loadKeyByHash: (hash: string) => Promise<KeyRecord | null>;
+  /** Verification's rate limiter: its windows are peeked, never consumed. */
+  rateLimiter: RateLimiter;
+  /** Verification's credit balances: read, never spent. */
+  credits: CreditsStore;
+  /** Introspections per client address. */
+  limit: IntrospectionLimit;
+  /** The top-up URL of a key (introspection/top-up-url.ts), null when it cannot be topped up. */
+  topUpUrl: (keyId: string, canBeToppedUp: boolean) => string | null;
+  /** Epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** What an introspection answers: the key's state, no such key, or the client past its limit. */
+export type IntrospectionAnswer =
+  | { ok: true; introspection: Introspection }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "limited"; retryAfterSeconds: number };
+
+export interface KeyIntrospection {
+  /** Describes the key `key` for the client at `clientIp`, spending and counting nothing of the key's. */
+  introspect(key: string, clientIp: string | undefined): Promise<IntrospectionAnswer>;
+}
+
+const NOT_FOUND: IntrospectionAnswer = Object.freeze({ ok: false, reason: "not_found" });
+
+/**
+ * Creates introspection (docs/verifying-keys.md#introspecting-a-key). The client's budget is
+ * counted first, so a refused request costs no query. Every key, well-formed or not, costs one
+ * database read by its hash (never the verification cache), so a malformed, a checksum-failing and
+ * an unknown key take the same path and get the same answer. A found key's rate-limit windows are
+ * peeked and its balance read (a refill due shows, nothing is written); no usage, event or
+ * `lastUsedAt` is touched.
+ * @example
+ * const introspection = createKeyIntrospection({ isWellFormed, hashKey, loadKeyByHash, rateLimiter, credits, limit, topUpUrl });
+ * const answer = await introspection.introspect(body.key, clientIp);
+ */
+export function createKeyIntrospection(deps: KeyIntrospectionDeps): KeyIntrospection {
+  const { isWellFormed, hashKey, loadKeyByHash, rateLimiter, credits, limit } = deps;
+  const now = deps.now ?? Date.now;
+
+  // The window a verification would show as binding: the key's own or its wallet's, whichever has
+  // fewer left (a tie goes to the wallet's, as in verify.ts). Both lose one per verification, so the
+  // choice stays the same after the next one.
+  async function bindingWindow(record: KeyRecord, atMs: number): Promise<RateLimitResult | null> {
+    const { rateLimit, walletRateLimit } = record;
+    const [own, wallet] = await Promise.all([
+      rateLimit === null ? null : rateLimiter.peek(record.id, rateLimit.limit, rateLimit.windowSeconds, atMs),
+      walletRateLimit === null
+        ? null
+        : rateLimiter.peek(
+            walletWindowId(record.wallet),
+            walletRateLimit.limit,
+            walletRateLimit.windowSeconds,
+            atMs,
+          ),
+    ]);
+    // A spent key window refuses before the wallet's is consulted: it is the one a verification shows.
+    if (own === null || wallet === null || !own.allowed) return own ?? wallet;
+    return own.remaining >= wallet.remaining ? wallet : own;
+  }
+
+  async function describe(record: KeyRecord, atMs: number): Promise<Introspection> {
+    const status = deriveStatus(record, new Date(atMs));
+    const [window, balance] = await Promise.all([
+      bindingWindow(record, atMs),
+      record.creditsId === null ? null : credits.read(record.creditsId, 0, atMs),
+    ]);
+    return {
+      keyId: record.id,
+      status,
+      expiresAt: record.expiresAt,
+      ratelimit:
+        window === null
+          ? null
+          : { limit: window.limit, remaining: window.remaining, resetAt: window.resetAt },
+      credits: balance === null ? null : creditsView(balance),
+      topUpUrl: deps.topUpUrl(record.id, status === "active" && record.creditsId !== null),
+    };
+  }
+
+  return {
+    async introspect(key, clientIp) {
+      const verdict = await limit.hit(clientIp);
+      if (!verdict.allowed)
+        return { ok: false, reason: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
+      const wellFormed = isWellFormed(key);
+      // Read even when malformed: the answer and the work are the same as for an unknown key.
+      const record = await loadKeyByHash(hashKey(key));
+      if (!wellFormed || record === null) return NOT_FOUND;
+      return { ok: true, introspection: await describe(record, now()) };
+    },
+  };
+}

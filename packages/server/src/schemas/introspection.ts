@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { apiKeyStatus } from "./api-key.js";
+import { keyId, timestamp } from "./common.js";
+import { MAX_VERIFY_KEY_LENGTH } from "./verification.js";
+
+/** Body of introspect: any string up to verify's bound, so a malformed key answers 404 like an unknown one. */
+export const introspectKeyInput = z.object({
+  key: z
+    .string()
+    .max(MAX_VERIFY_KEY_LENGTH)
+    .meta({ description: "The secret key to describe: the caller's own key", example: "kp_…" }),
+});
+
+/** The binding rate-limit window (the key's or its wallet's) as the next verification will find it. */
+export const introspectionRateLimit = z
+  .object({
+    limit: z.number().int(),
+    remaining: z
+      .number()
+      .int()
+      .meta({ description: "Verifications left in this window now; the next verification takes one" }),
+    resetAt: timestamp.meta({ description: "When the window ends and the count starts again" }),
+  })
+  .meta({ id: "IntrospectionRateLimit" });
+
+/** A metered key's balance now, spending nothing. */
+export const introspectionCredits = z
+  .object({
+    remaining: z
+      .number()
+      .int()
+      .meta({ description: "What a verification can spend now, a refill due included" }),
+    purchased: z
+      .number()
+      .int()
+      .meta({ description: "The part of `remaining` bought by top-ups, which no refill resets" }),
+    refillAt: timestamp.nullable().meta({
+      description:
+        "When the allowance is next set to its refill amount (a UTC day or month start); null without a refill",
+    }),
+  })
+  .meta({ id: "IntrospectionCredits" });
+
+/** `Introspection` in docs/api.md: a key's own state, read by whoever holds it. */
+export const introspection = z
+  .object({
+    keyId,
+    status: apiKeyStatus,
+    expiresAt: timestamp.nullable(),
+    ratelimit: introspectionRateLimit.nullable().meta({
+      description:
+        "The binding window, the key's own or its wallet's (the one with fewer requests left); null when neither has a limit",
+    }),
+    credits: introspectionCredits.nullable().meta({ description: "null: the key is not metered" }),
+    topUpUrl: z.string().nullable().meta({
+      description:
+        "Where to buy credits for this key (POST, x402); null while payments are off, or when the key is not metered or not active",
+    }),
+  })
+  .meta({ id: "Introspection" });
+
+export type Introspection = z.infer<typeof introspection>;
+export type IntrospectionCredits = z.infer<typeof introspectionCredits>;
