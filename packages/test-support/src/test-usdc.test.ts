@@ -138,6 +138,26 @@ describe("the test USDC on anvil", () => {
     expect(await usdc.balanceOf(payer.address)).toBe(7_000_000n);
   });
 
+  it("signs an authorization that is already expired when asked, and the token refuses it", async () => {
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const payee = privateKeyToAccount(generatePrivateKey()).address;
+    await usdc.mint(payer.address, TEST_USDC_UNIT);
+    const required = paymentRequired(payee, TEST_USDC_UNIT);
+    const { payload } = await signPayment(payer, required, { expiresInSeconds: -60 });
+    expect(payload.accepted).toEqual(required.accepts[0]);
+    const auth = authorizationOf(payload.payload);
+    expect(Number(auth.validBefore)).toBeLessThan(Date.now() / 1000);
+    const submitter = await relayer();
+    await expect(
+      submitter.writeContract({
+        address: usdc.address,
+        abi: testUsdcAbi,
+        functionName: "transferWithAuthorization",
+        args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, auth.signature],
+      }),
+    ).rejects.toThrow(/authorization is expired/);
+  });
+
   it("accepts the bytes-signature form and refuses a signature for other terms", async () => {
     const payer = privateKeyToAccount(generatePrivateKey());
     const payee = privateKeyToAccount(generatePrivateKey()).address;

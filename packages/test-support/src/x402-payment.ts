@@ -10,6 +10,15 @@ export interface SignedPayment {
   header: string;
 }
 
+export interface SignPaymentOptions {
+  /**
+   * Seconds from now until the authorization's `validBefore`, instead of the requirement's
+   * `maxTimeoutSeconds` (what real clients use). 0 signs one that x402's facilitator already counts as
+   * expired (it wants 6 seconds left); `accepted` still echoes the requirement unchanged.
+   */
+  expiresInSeconds?: number;
+}
+
 /**
  * Signs an x402 v2 "exact" EVM payment (an EIP-3009 `TransferWithAuthorization`) for the first of
  * `paymentRequired.accepts`, as a real x402 client does: @x402/core's client with @x402/evm's exact client
@@ -20,10 +29,20 @@ export interface SignedPayment {
 export async function signPayment(
   account: LocalAccount,
   paymentRequired: PaymentRequired,
+  options: SignPaymentOptions = {},
 ): Promise<SignedPayment> {
+  const [requirement] = paymentRequired.accepts;
+  if (!requirement) throw new Error("paymentRequired.accepts is empty");
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: account });
   client.setSpendControls(false);
-  const payload = await client.createPaymentPayload(paymentRequired);
+  const { expiresInSeconds } = options;
+  if (expiresInSeconds === undefined) {
+    const payload = await client.createPaymentPayload(paymentRequired);
+    return { payload, header: encodePaymentSignatureHeader(payload) };
+  }
+  const shortLived = { ...requirement, maxTimeoutSeconds: expiresInSeconds };
+  const signed = await client.createPaymentPayload({ ...paymentRequired, accepts: [shortLived] });
+  const payload = { ...signed, accepted: requirement };
   return { payload, header: encodePaymentSignatureHeader(payload) };
 }
