@@ -126,6 +126,25 @@ describe("createSettlerSigner with x402's exact facilitator", () => {
     expect(await usdc.balanceOf(payTo)).toBe(3n * TEST_USDC_UNIT);
   });
 
+  it("settles the good payments of a parallel batch that holds a refused one and a reverting one", async () => {
+    const { scheme } = await facilitator();
+    const payTo = privateKeyToAccount(generatePrivateKey()).address;
+    const used = await payment(payTo, TEST_USDC_UNIT);
+    expect(await scheme.settle(used.payload, used.requirements)).toMatchObject({ success: true });
+    const blocked = await payment(payTo, TEST_USDC_UNIT);
+    await usdc.setBlocked(blocked.payer, true);
+    const good = await Promise.all([1n, 2n, 3n].map((whole) => payment(payTo, whole * TEST_USDC_UNIT)));
+
+    const [replayed, reverted, ...settled] = await Promise.all(
+      [used, blocked, ...good].map((p) => scheme.settle(p.payload, p.requirements)),
+    );
+    expect(replayed).toMatchObject({ success: false, transaction: "" });
+    expect(reverted).toMatchObject({ success: false, errorReason: "invalid_exact_evm_transaction_failed" });
+    expect(settled.map((s) => s.success)).toEqual([true, true, true]);
+    expect(await usdc.balanceOf(payTo)).toBe(7n * TEST_USDC_UNIT);
+    expect(await usdc.balanceOf(blocked.payer)).toBe(10n * TEST_USDC_UNIT);
+  });
+
   it("tells why a payment does not verify: too little balance, or a used authorization", async () => {
     const { scheme } = await facilitator();
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
