@@ -7,8 +7,8 @@ import type { BenchDatabase } from "../lib/databases.js";
 import { createKey, documentsRoute, type Session, signIn } from "../lib/keyport.js";
 import type { LoadSpec } from "../lib/load.js";
 import { createRedisPrefix, type RedisPrefix } from "../lib/redis-prefix.js";
-import { seedPurchased } from "../lib/seed-purchased.js";
 import { judge, type ScenarioResult, skipped, summarize, type Target } from "../lib/result.js";
+import { seedPurchased } from "../lib/seed-purchased.js";
 import { startBenchServer, startKeyport } from "../lib/servers.js";
 import type { ScenarioContext, ScenarioModule } from "./types.js";
 

@@ -42,7 +42,10 @@ function spendModel(model: Model, cost: number): boolean {
 }
 
 /** What a store answers for the model: the sum, and the purchased part. */
-const shownBy = (model: Model) => ({ remaining: model.balance + model.purchased, purchased: model.purchased });
+const shownBy = (model: Model) => ({
+  remaining: model.balance + model.purchased,
+  purchased: model.purchased,
+});
 
 const refillRule = fc.option(
   fc.record({
@@ -151,10 +154,14 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis against a 
                   Array.from({ length: step.count }, (_, i) => stores[i % 2]?.spend(id, step.cost, now)),
                 );
                 const expected = [];
-                for (let i = 0; i < step.count && spendModel(model, step.cost); i++) expected.push(shownBy(model));
+                for (let i = 0; i < step.count && spendModel(model, step.cost); i++)
+                  expected.push(shownBy(model));
                 const left = answers
                   .filter((answer) => answer?.ok)
-                  .map((answer) => ({ remaining: answer?.remaining ?? 0, purchased: answer?.purchased ?? 0 }));
+                  .map((answer) => ({
+                    remaining: answer?.remaining ?? 0,
+                    purchased: answer?.purchased ?? 0,
+                  }));
                 expect(left.sort((x, y) => y.remaining - x.remaining)).toEqual(expected);
                 break;
               }

@@ -212,9 +212,15 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis, drained t
     const id = await w.balance(1, { interval: "daily", amount: 5 }, at("2026-05-10T08:00:00Z"), 6);
     const store = w.store();
     // 1 of the allowance, 2 purchased.
-    expect(await store.spend(id, 3, at("2026-05-10T09:00:00Z"))).toMatchObject({ remaining: 4, purchased: 4 });
+    expect(await store.spend(id, 3, at("2026-05-10T09:00:00Z"))).toMatchObject({
+      remaining: 4,
+      purchased: 4,
+    });
     // The next day refills the allowance to 5 and keeps the 4 purchased: 7 of 9 from the allowance first.
-    expect(await store.spend(id, 7, at("2026-05-11T09:00:00Z"))).toMatchObject({ remaining: 2, purchased: 2 });
+    expect(await store.spend(id, 7, at("2026-05-11T09:00:00Z"))).toMatchObject({
+      remaining: 2,
+      purchased: 2,
+    });
     // A cold load replays both splits from the journal.
     await w.redis.del(w.layout.balance(id));
     expect(await store.read(id, 0, at("2026-05-11T10:00:00Z"))).toMatchObject({ remaining: 2, purchased: 2 });

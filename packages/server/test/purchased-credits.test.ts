@@ -32,7 +32,9 @@ describeDatabases("purchased credits", (target) => {
   const patch = (id: string, body: Record<string, unknown>) =>
     request(server.baseUrl, "PATCH", `/api-keys/${id}`, { token: session.token, body });
   const listed = async (id: string) => {
-    const list = await request(server.baseUrl, "GET", `/api-keys/${session.wallet}`, { token: session.token });
+    const list = await request(server.baseUrl, "GET", `/api-keys/${session.wallet}`, {
+      token: session.token,
+    });
     return (list.body as { keys: KeyBody[] }).keys.find((k) => k.id === id)?.credits;
   };
 
@@ -85,7 +87,10 @@ describeDatabases("purchased credits", (target) => {
       credits: { remaining: 8, purchased: 8 },
     });
     const patched = await patch(apiKey.id, { credits: { remaining: 3, refill: null } });
-    expect(patched).toMatchObject({ status: 200, body: { apiKey: { credits: { remaining: 11, purchased: 8 } } } });
+    expect(patched).toMatchObject({
+      status: 200,
+      body: { apiKey: { credits: { remaining: 11, purchased: 8 } } },
+    });
     expect(await verifyOver(server.baseUrl, key)).toMatchObject({ credits: { remaining: 10, purchased: 8 } });
   });
 
@@ -107,7 +112,10 @@ describeDatabases("purchased credits", (target) => {
       status: 200,
       body: { apiKey: { credits: null } },
     });
-    expect(await verifyOver(server.baseUrl, key, { cost: 1 })).toMatchObject({ code: "VALID", credits: null });
+    expect(await verifyOver(server.baseUrl, key, { cost: 1 })).toMatchObject({
+      code: "VALID",
+      credits: null,
+    });
   });
 
   it("a roll shares both pools between the old and the new key", async () => {
@@ -117,7 +125,11 @@ describeDatabases("purchased credits", (target) => {
       token: session.token,
       body: { gracePeriodSeconds: 3_600 },
     });
-    const { key: newKey, apiKey: next, previous } = rolled.body as {
+    const {
+      key: newKey,
+      apiKey: next,
+      previous,
+    } = rolled.body as {
       key: string;
       apiKey: KeyBody;
       previous: KeyBody;
@@ -138,8 +150,13 @@ describeDatabases("purchased credits", (target) => {
   it("a revoked key's purchased credits stay recorded", async () => {
     const { key, apiKey } = await create({ remaining: 1 });
     await topUp(server, apiKey.id, 9);
-    const revoked = await request(server.baseUrl, "DELETE", `/api-keys/${apiKey.id}`, { token: session.token });
-    expect(revoked).toMatchObject({ status: 200, body: { apiKey: { credits: { remaining: 10, purchased: 9 } } } });
+    const revoked = await request(server.baseUrl, "DELETE", `/api-keys/${apiKey.id}`, {
+      token: session.token,
+    });
+    expect(revoked).toMatchObject({
+      status: 200,
+      body: { apiKey: { credits: { remaining: 10, purchased: 9 } } },
+    });
     expect(await verifyOver(server.baseUrl, key)).toMatchObject({ code: "REVOKED", credits: null });
     expect(await listed(apiKey.id)).toMatchObject({ remaining: 10, purchased: 9 });
   });

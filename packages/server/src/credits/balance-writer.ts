@@ -62,7 +62,12 @@ async function writeRow(
   }
   const [row] = await tx
     .update(keyCredits)
-    .set({ remaining, purchased: purchased + change.amount, refilledAt, version: sql`${keyCredits.version} + 1` })
+    .set({
+      remaining,
+      purchased: purchased + change.amount,
+      refilledAt,
+      version: sql`${keyCredits.version} + 1`,
+    })
     .where(eq(keyCredits.id, id))
     .returning();
   return row;

@@ -28,7 +28,12 @@ export function toCredits(row: KeyCreditsRow | undefined, now: Date): Credits | 
   if (refill !== null && row.refilledAt !== null) {
     const period = refillPeriodStart(refill.interval, now.getTime());
     if (row.refilledAt < period) {
-      return { remaining: refill.amount + row.purchased, purchased: row.purchased, refill, refilledAt: period };
+      return {
+        remaining: refill.amount + row.purchased,
+        purchased: row.purchased,
+        refill,
+        refilledAt: period,
+      };
     }
   }
   return {

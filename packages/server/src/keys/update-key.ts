@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../db/database.js";
 import type { BalanceWriter, WrittenBalance } from "../credits/balance-writer.js";
 import type { LiveCredits } from "../credits/overlay-live.js";
-import type { Db } from "../db/database.js";
+import type { Db, Tx } from "../db/database.js";
 import { apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
 import { keyUpdatedChanges } from "../events/changes.js";
 import { recordEvent } from "../events/record-event.js";

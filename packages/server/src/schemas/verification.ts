@@ -64,7 +64,8 @@ export const verification = z
           description: "What the key can still spend: its allowance plus its purchased credits",
         }),
         purchased: z.number().int().meta({
-          description: "The purchased credits in remaining: spent after the allowance, never refilled or expired",
+          description:
+            "The purchased credits in remaining: spent after the allowance, never refilled or expired",
         }),
         refillAt: timestamp.nullable().meta({
           description:
