@@ -8,6 +8,7 @@ import { createKey, documentsRoute, type Session, signIn } from "../lib/keyport.
 import type { LoadSpec } from "../lib/load.js";
 import { createRedisPrefix, type RedisPrefix } from "../lib/redis-prefix.js";
 import { judge, type ScenarioResult, skipped, summarize, type Target } from "../lib/result.js";
+import { seedPurchased } from "../lib/seed-purchased.js";
 import { startBenchServer, startKeyport } from "../lib/servers.js";
 import type { ScenarioContext, ScenarioModule } from "./types.js";
 
@@ -23,6 +24,10 @@ const TARGETS = {
   "verify-credits": { kind: "report", label: "reported vs plain key (was 0.08, 1,110 req/s)" },
   // The same on a server with REDIS_URL, beside a plain key on that server: the goal is 0.9.
   "verify-credits-redis": { kind: "ratio", min: 0.7 },
+  // A key whose allowance is 0 and whose purchased credits are large (every spend takes from the
+  // second pool), beside the metered key of verify-credits / verify-credits-redis in the same run.
+  "verify-credits-purchased": { kind: "ratio", min: 0.9 },
+  "verify-credits-purchased-redis": { kind: "ratio", min: 0.9 },
 } as const satisfies Record<string, Target>;
 type Name = keyof typeof TARGETS;
 const NAMES: readonly Name[] = [
@@ -33,9 +38,16 @@ const NAMES: readonly Name[] = [
   "verify-policy",
   "verify-credits",
   "verify-credits-redis",
+  "verify-credits-purchased",
+  "verify-credits-purchased-redis",
 ];
 // Scenarios measured on PostgreSQL only: credits are spent in the shared database.
-const POSTGRES_ONLY: readonly Name[] = ["verify-credits", "verify-credits-redis"];
+const POSTGRES_ONLY: readonly Name[] = [
+  "verify-credits",
+  "verify-credits-redis",
+  "verify-credits-purchased",
+  "verify-credits-purchased-redis",
+];
 
 // The bench's policy key has 3 permissions and about 200 bytes of meta.
 const POLICY_KEY = {
@@ -52,9 +64,16 @@ const POLICY_KEY = {
 };
 // A balance the measurement cannot exhaust (MAX_CREDITS), spent one credit a verification.
 const CREDITS_KEY = { name: "verify bench, credits", credits: { remaining: 1_000_000_000 } };
+// An allowance of 0 and purchased credits past 2^32 (bigint columns), seeded before the first verification.
+const PURCHASED_KEY = { name: "verify bench, purchased credits", credits: { remaining: 0 } };
+const PURCHASED_CREDITS = 1_000_000_000_000;
 
-/** Creates a key with the given create body; returns its secret. */
-async function createKeyWith(baseUrl: string, token: string, body: object): Promise<string> {
+/** Creates a key with the given create body; returns its secret and id. */
+async function createKeyWith(
+  baseUrl: string,
+  token: string,
+  body: object,
+): Promise<{ secret: string; id: string }> {
   const response = await fetch(`${baseUrl}/api-keys`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
@@ -62,10 +81,12 @@ async function createKeyWith(baseUrl: string, token: string, body: object): Prom
   });
   const created: unknown = await response.json();
   const key = typeof created === "object" && created !== null ? Reflect.get(created, "key") : null;
-  if (response.status !== 201 || typeof key !== "string") {
+  const apiKey = typeof created === "object" && created !== null ? Reflect.get(created, "apiKey") : null;
+  const id = typeof apiKey === "object" && apiKey !== null ? Reflect.get(apiKey, "id") : null;
+  if (response.status !== 201 || typeof key !== "string" || typeof id !== "string") {
     throw new Error(`create key failed with ${response.status}`);
   }
-  return key;
+  return { secret: key, id };
 }
 
 // The server setting that turns usage recording off, and where the server declares its settings.
@@ -109,21 +130,59 @@ async function trpcVerifySpec(baseUrl: string, secret: string): Promise<LoadSpec
 
 const REDIS_PLAIN = "verify REST, Redis, plain key";
 const REDIS_CREDITS = "verify REST, Redis, credits key";
+const REDIS_PURCHASED = "verify REST, Redis, purchased credits key";
 
-/** A plain key and a credits key on the server started with REDIS_URL, each checked VALID. */
-async function redisContestants(server: ServerChild, session: Session): Promise<Contestant[]> {
+/** The verification of a key spending `cost: 1`, checked VALID once. */
+async function creditsSpec(baseUrl: string, secret: string): Promise<LoadSpec> {
+  const spec: LoadSpec = {
+    url: `${baseUrl}/api-keys/verify`,
+    method: "POST",
+    body: JSON.stringify({ key: secret, cost: 1 }),
+  };
+  await expectValid({ ...spec, headers: { "content-type": "application/json" } });
+  return spec;
+}
+
+/** A key with an allowance of 0 and purchased credits (seeded before its first verification). */
+async function purchasedSpec(
+  server: ServerChild,
+  session: Session,
+  database: BenchDatabase,
+): Promise<LoadSpec> {
+  if (database.kind !== "postgres") throw new Error("purchased credits are seeded in PostgreSQL only");
+  const { secret, id } = await createKeyWith(server.url, session.token, PURCHASED_KEY);
+  await seedPurchased(database, id, PURCHASED_CREDITS);
+  return creditsSpec(server.url, secret);
+}
+
+/**
+ * A plain key and a credits key on the server started with REDIS_URL (and, when asked, a
+ * purchased-credits key), each checked VALID.
+ */
+async function redisContestants(
+  server: ServerChild,
+  session: Session,
+  database: BenchDatabase,
+  purchased: boolean,
+): Promise<Contestant[]> {
   const { secret } = await createKey(server.url, session, "verify bench, Redis");
-  const creditsSecret = await createKeyWith(server.url, session.token, CREDITS_KEY);
-  const url = `${server.url}/api-keys/verify`;
-  const plain: LoadSpec = { url, method: "POST", body: JSON.stringify({ key: secret }) };
-  const credits: LoadSpec = { url, method: "POST", body: JSON.stringify({ key: creditsSecret, cost: 1 }) };
-  for (const spec of [plain, credits]) {
-    await expectValid({ ...spec, headers: { "content-type": "application/json" } });
-  }
-  return [
+  const plain: LoadSpec = {
+    url: `${server.url}/api-keys/verify`,
+    method: "POST",
+    body: JSON.stringify({ key: secret }),
+  };
+  await expectValid({ ...plain, headers: { "content-type": "application/json" } });
+  const credits = await creditsSpec(
+    server.url,
+    (await createKeyWith(server.url, session.token, CREDITS_KEY)).secret,
+  );
+  const contestants = [
     { key: REDIS_PLAIN, spec: plain },
     { key: REDIS_CREDITS, spec: credits },
   ];
+  if (purchased)
+    contestants.push({ key: REDIS_PURCHASED, spec: await purchasedSpec(server, session, database) });
+  return contestants;
 }
 
 async function runOn(
@@ -168,7 +227,7 @@ async function runOn(
     }
     contestants.push({ key: "verify REST", spec: rest });
     if (wanted.includes("verify-policy")) {
-      const policySecret = await createKeyWith(server.url, session.token, POLICY_KEY);
+      const { secret: policySecret } = await createKeyWith(server.url, session.token, POLICY_KEY);
       const policy: LoadSpec = {
         url: `${server.url}/api-keys/verify`,
         method: "POST",
@@ -177,17 +236,23 @@ async function runOn(
       await expectValid({ ...policy, headers: { "content-type": "application/json" } });
       contestants.push({ key: "verify REST, policy key", spec: policy });
     }
-    if (wanted.includes("verify-credits")) {
-      const creditsSecret = await createKeyWith(server.url, session.token, CREDITS_KEY);
-      const credits: LoadSpec = {
-        url: `${server.url}/api-keys/verify`,
-        method: "POST",
-        body: JSON.stringify({ key: creditsSecret, cost: 1 }),
-      };
-      await expectValid({ ...credits, headers: { "content-type": "application/json" } });
-      contestants.push({ key: "verify REST, credits key", spec: credits });
+    if (wanted.includes("verify-credits") || wanted.includes("verify-credits-purchased")) {
+      const { secret: creditsSecret } = await createKeyWith(server.url, session.token, CREDITS_KEY);
+      contestants.push({
+        key: "verify REST, credits key",
+        spec: await creditsSpec(server.url, creditsSecret),
+      });
     }
-    if (wanted.includes("verify-credits-redis")) {
+    if (wanted.includes("verify-credits-purchased")) {
+      contestants.push({
+        key: "verify REST, purchased credits key",
+        spec: await purchasedSpec(server, session, database),
+      });
+    }
+    const redisRows = (["verify-credits-redis", "verify-credits-purchased-redis"] as const).filter((name) =>
+      wanted.includes(name),
+    );
+    if (redisRows.length > 0) {
       // Without a reachable Redis only this row is skipped, not the whole verify family.
       try {
         redisPrefix = createRedisPrefix(ctx.options.redisUrl);
@@ -196,15 +261,16 @@ async function runOn(
           REDIS_KEY_PREFIX: redisPrefix.prefix,
         });
         children.push(withRedis);
-        contestants.push(...(await redisContestants(withRedis, await signIn(withRedis.url))));
+        const purchased = redisRows.includes("verify-credits-purchased-redis");
+        contestants.push(
+          ...(await redisContestants(withRedis, await signIn(withRedis.url), database, purchased)),
+        );
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error))
           .replace(/\s+/g, " ")
           .slice(0, 200);
-        skip(
-          "verify-credits-redis",
-          `skipped: no server with REDIS_URL=${ctx.options.redisUrl} (${message})`,
-        );
+        for (const name of redisRows)
+          skip(name, `skipped: no server with REDIS_URL=${ctx.options.redisUrl} (${message})`);
       }
     }
     if (wanted.includes("verify-trpc") || wanted.includes("verify-trpc-vs-rest")) {
@@ -258,10 +324,25 @@ async function runOn(
     const plainKey = restOn && { ...restOn, name: "REST verify, plain key (same run)" };
     const redisPlain = summary(REDIS_PLAIN, "REST verify with REDIS_URL, plain key (same run)");
     const redisCredits = summary(REDIS_CREDITS, "REST verify with REDIS_URL, key with credits, cost 1");
+    const purchased = summary(
+      "verify REST, purchased credits key",
+      "REST verify, allowance 0 + 10^12 purchased credits, cost 1",
+    );
+    const creditsKey = credits && { ...credits, name: "REST verify, metered key (allowance, same run)" };
+    const redisPurchased = summary(
+      REDIS_PURCHASED,
+      "REST verify with REDIS_URL, allowance 0 + 10^12 purchased credits, cost 1",
+    );
+    const redisCreditsKey = redisCredits && {
+      ...redisCredits,
+      name: "REST verify with REDIS_URL, metered key (allowance, same run)",
+    };
     for (const [name, measured, baseline] of [
       ["verify-policy", policy, plainKey],
       ["verify-credits", credits, plainKey],
       ["verify-credits-redis", redisCredits, redisPlain],
+      ["verify-credits-purchased", purchased, creditsKey],
+      ["verify-credits-purchased-redis", redisPurchased, redisCreditsKey],
       ["verify-trpc-vs-rest", trpc, plainKey],
     ] as const) {
       if (wanted.includes(name) && measured && baseline) {
@@ -272,7 +353,10 @@ async function runOn(
             target: TARGETS[name],
             scenario: measured,
             baseline,
-            rssMb: name === "verify-credits-redis" && withRedis ? await withRedis.rssMb() : null,
+            rssMb:
+              (name === "verify-credits-redis" || name === "verify-credits-purchased-redis") && withRedis
+                ? await withRedis.rssMb()
+                : null,
           }),
         );
       }

@@ -71,6 +71,7 @@ describe("Keyport client types", () => {
     expectTypeOf<Verification["permissions"]>().toEqualTypeOf<string[]>();
     expectTypeOf<Verification["credits"]>().toEqualTypeOf<{
       remaining: number;
+      purchased: number;
       refillAt: Date | null;
     } | null>();
     expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();

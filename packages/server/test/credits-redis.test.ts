@@ -170,20 +170,66 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis, drained t
     expect(await w.stored(id)).toMatchObject({ remaining: 17, version: 1 });
   });
 
-  it("a top-up adds to the live balance, loaded or not", async () => {
+  it("a top-up adds to the live purchased credits, loaded or not, and leaves the allowance", async () => {
     const w = world();
     const id = await w.balance(10, null, NOW);
     const store = w.store();
     await store.spend(id, 4, NOW);
-    await w.change(w.writer(), id, { kind: "add", amount: 5 }, NOW);
-    expect(await store.read(id, 0, NOW)).toMatchObject({ remaining: 11 });
+    const topped = await w.change(w.writer(), id, { kind: "add", amount: 5 }, NOW);
+    expect(topped.row).toMatchObject({ remaining: 6, purchased: 5, version: 1 });
+    expect(await store.read(id, 0, NOW)).toMatchObject({ remaining: 11, purchased: 5 });
     await store.spend(id, 1, NOW);
     // Not loaded: PostgreSQL minus this version's undrained spends, plus the top-up.
     await w.redis.del(w.layout.balance(id));
     await w.change(w.writer(), id, { kind: "add", amount: 100 }, NOW);
-    expect(await store.spend(id, 10, NOW)).toMatchObject({ ok: true, remaining: 100 });
+    // The 5 left of the allowance first, then 5 of the 105 purchased.
+    expect(await store.spend(id, 10, NOW)).toMatchObject({ ok: true, remaining: 100, purchased: 100 });
     await w.drainer().drainAll();
-    expect(await w.stored(id)).toMatchObject({ remaining: 100, version: 2 });
+    expect(await w.stored(id)).toMatchObject({ remaining: 0, purchased: 100, version: 2 });
+  });
+
+  it("a PATCH sets the allowance and keeps the purchased credits as they are live, not as PostgreSQL lags", async () => {
+    const w = world();
+    const id = await w.balance(2, null, NOW, 10);
+    const store = w.store();
+    // 2 of the allowance and 3 purchased, journaled but not drained.
+    expect(await store.spend(id, 5, NOW)).toMatchObject({ ok: true, remaining: 7, purchased: 7 });
+    expect(await w.stored(id)).toMatchObject({ remaining: 2, purchased: 10 });
+    const written = await w.change(
+      w.writer(),
+      id,
+      { kind: "set", input: { remaining: 20, refill: null } },
+      NOW,
+    );
+    expect(written.row).toMatchObject({ remaining: 20, purchased: 7, version: 1 });
+    expect(await store.spend(id, 1, NOW)).toMatchObject({ ok: true, remaining: 26, purchased: 7 });
+    await w.drainer().drainAll();
+    expect(await w.stored(id)).toMatchObject({ remaining: 19, purchased: 7, version: 1 });
+  });
+
+  it("a refill in Redis sets only the allowance; the drained row and a cold load agree on both pools", async () => {
+    const w = world();
+    const id = await w.balance(1, { interval: "daily", amount: 5 }, at("2026-05-10T08:00:00Z"), 6);
+    const store = w.store();
+    // 1 of the allowance, 2 purchased.
+    expect(await store.spend(id, 3, at("2026-05-10T09:00:00Z"))).toMatchObject({
+      remaining: 4,
+      purchased: 4,
+    });
+    // The next day refills the allowance to 5 and keeps the 4 purchased: 7 of 9 from the allowance first.
+    expect(await store.spend(id, 7, at("2026-05-11T09:00:00Z"))).toMatchObject({
+      remaining: 2,
+      purchased: 2,
+    });
+    // A cold load replays both splits from the journal.
+    await w.redis.del(w.layout.balance(id));
+    expect(await store.read(id, 0, at("2026-05-11T10:00:00Z"))).toMatchObject({ remaining: 2, purchased: 2 });
+    await w.drainer().drainAll();
+    expect(await w.stored(id)).toMatchObject({
+      remaining: 0,
+      purchased: 2,
+      refilledAt: new Date("2026-05-11T00:00:00Z"),
+    });
   });
 
   it("a fence left by a change that committed but never installed: 503 while it holds, the new row after", async () => {

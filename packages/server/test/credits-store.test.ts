@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createRawQuery } from "../src/db/raw.js";
 import { keyCredits } from "../src/db/schema/index.js";
@@ -28,11 +29,12 @@ describeDatabases("credit balances", (target) => {
     remaining: number,
     refill: { interval: "daily" | "monthly"; amount: number } | null,
     setAt: string,
+    purchased = 0,
   ) {
     const id = `cr_test_${n++}_${target.kind}`;
     await target.database.db
       .insert(keyCredits)
-      .values({ id, ...creditsValues({ remaining, refill }, new Date(setAt)) });
+      .values({ id, ...creditsValues({ remaining, refill }, new Date(setAt)), purchased });
     return id;
   }
 
@@ -78,8 +80,59 @@ describeDatabases("credit balances", (target) => {
     expect(await credits.spend(id, 1, at("2026-02-28T23:00:00Z"))).toEqual({
       ok: true,
       remaining: 98,
+      purchased: 0,
       refillAt: new Date("2026-03-01T00:00:00Z"),
     });
+  });
+
+  it("spends the allowance first, then purchased credits, a cost split across both in one spend", async () => {
+    const credits = createCreditsStore(createRawQuery(target.database.driver));
+    const id = await balance(3, null, "2026-05-10T10:00:00Z", 10);
+    const now = at("2026-05-10T10:00:01Z");
+    expect(await credits.read(id, 13, now)).toMatchObject({ ok: true, remaining: 13, purchased: 10 });
+    expect(await credits.spend(id, 2, now)).toMatchObject({ ok: true, remaining: 11, purchased: 10 });
+    // 1 left of the allowance: a cost of 4 takes it and 3 purchased.
+    expect(await credits.spend(id, 4, now)).toMatchObject({ ok: true, remaining: 7, purchased: 7 });
+    expect(await credits.spend(id, 8, now)).toMatchObject({ ok: false, remaining: 7, purchased: 7 });
+    expect(await credits.spend(id, 7, now)).toMatchObject({ ok: true, remaining: 0, purchased: 0 });
+    const [row] = await target.database.db.select().from(keyCredits).where(eq(keyCredits.id, id));
+    expect(row).toMatchObject({ remaining: 0, purchased: 0 });
+  });
+
+  it("a refill sets the allowance and keeps purchased credits, which never expire", async () => {
+    const credits = createCreditsStore(createRawQuery(target.database.driver));
+    const id = await balance(2, { interval: "daily", amount: 5 }, "2026-05-10T08:00:00Z", 4);
+    // 2 of the allowance and 1 purchased.
+    expect(await credits.spend(id, 3, at("2026-05-10T09:00:00Z"))).toMatchObject({
+      ok: true,
+      remaining: 3,
+      purchased: 3,
+    });
+    // Next day: the allowance is set to 5 again, the 3 purchased stay; spent allowance first.
+    expect(await credits.read(id, 8, at("2026-05-11T01:00:00Z"))).toMatchObject({ ok: true, remaining: 8 });
+    expect(await credits.spend(id, 6, at("2026-05-11T01:00:00Z"))).toMatchObject({
+      ok: true,
+      remaining: 2,
+      purchased: 2,
+    });
+    // Months later: one refill, the purchased credits still there.
+    expect(await credits.spend(id, 1, at("2026-09-01T00:00:00Z"))).toMatchObject({
+      ok: true,
+      remaining: 6,
+      purchased: 2,
+    });
+  });
+
+  it("holds balances past 2^31 (bigint columns), up to a safe integer in all", async () => {
+    const credits = createCreditsStore(createRawQuery(target.database.driver));
+    const big = 2 ** 40;
+    const id = await balance(1_000_000_000, null, "2026-05-10T10:00:00Z", big);
+    const now = at("2026-05-10T10:00:01Z");
+    expect(await credits.spend(id, 1000, now)).toMatchObject({
+      ok: true,
+      remaining: 1_000_000_000 - 1000 + big,
+    });
+    await expect(balance(1, null, "2026-05-10T10:00:00Z", Number.MAX_SAFE_INTEGER)).rejects.toThrow();
   });
 
   it("answers a missing balance as empty", async () => {

@@ -222,7 +222,11 @@ describeDatabases("key policies", (target) => {
         credits: { remaining: 5 },
       });
       // A refused request spent no credit.
-      expect((await verifyOver(a.baseUrl, key)).credits).toEqual({ remaining: 5, refillAt: null });
+      expect((await verifyOver(a.baseUrl, key)).credits).toEqual({
+        remaining: 5,
+        purchased: 0,
+        refillAt: null,
+      });
       clock.advance(61_000);
       expect((await verifyOver(a.baseUrl, key, { permissions: ["b"] })).code).toBe("EXPIRED");
       const { key: revokedKey, apiKey: revoked } = await create(policy);

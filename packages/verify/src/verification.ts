@@ -88,6 +88,7 @@ export function isVerification(body: unknown): body is Verification {
     (credits === null ||
       (isObject(credits) &&
         typeof Reflect.get(credits, "remaining") === "number" &&
+        typeof Reflect.get(credits, "purchased") === "number" &&
         isStringOrNull(Reflect.get(credits, "refillAt")))) &&
     (meta === null || isObject(meta))
   );

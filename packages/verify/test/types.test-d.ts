@@ -34,7 +34,7 @@ interface PinnedVerificationJson {
   expiresAt: string | null;
   ratelimit: { limit: number; remaining: number; resetAt: string } | null;
   permissions: string[];
-  credits: { remaining: number; refillAt: string | null } | null;
+  credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   meta: { [key: string]: JsonValue } | null;
 }
 

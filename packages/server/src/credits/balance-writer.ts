@@ -11,12 +11,15 @@ import { type CreditsLayout, shardOf } from "./layout.js";
 import { FENCE_SCRIPT, HOLD_FENCE_SCRIPT, INSTALL_SCRIPT, RELEASE_FENCE_SCRIPT } from "./scripts.js";
 import { creditsUnavailable } from "./unavailable.js";
 
-/** An administrative change of a balance: set it (a PATCH of credits), or add to it (a top-up). */
+/**
+ * An administrative change of a balance: set its allowance (a PATCH of credits; the purchased
+ * credits stay), or add to its purchased credits (a top-up; the allowance stays).
+ */
 export type BalanceChange = { kind: "set"; input: CreditsInput } | { kind: "add"; amount: number };
 
 /** A change written inside a transaction, and what it still needs around the commit. */
 export interface WrittenBalance {
-  /** The row as committed (undefined: an `add` to a balance that does not exist). */
+  /** The row as committed, both pools (undefined: an `add` to a balance that does not exist). */
   row: KeyCreditsRow | undefined;
   /** Runs last inside the transaction: throws (so it rolls back) when the change can no longer be installed safely. */
   beforeCommit(): Promise<void>;
@@ -31,20 +34,25 @@ export interface BalanceWriter {
 
 const NOTHING_MORE = { beforeCommit: async () => undefined, settle: async () => undefined };
 
+/** Both pools as Redis holds them now (PostgreSQL's minus the undrained spends). */
+type LiveBalance = Pick<KeyCreditsRow, "remaining" | "purchased" | "refilledAt">;
+
 /** Sets or adds under the row lock, for a balance nothing else holds. */
 async function writeRow(
   tx: Tx,
   id: string,
   change: BalanceChange,
   now: Date,
-  live: { remaining: number; refilledAt: Date | null } | null,
+  live: LiveBalance | null,
 ): Promise<KeyCreditsRow | undefined> {
   if (change.kind === "set") return upsertCredits(tx, id, change.input, now);
   const [old] = await tx.select().from(keyCredits).where(eq(keyCredits.id, id));
   if (!old) return undefined;
   let remaining = live?.remaining ?? old.remaining;
   let refilledAt = live === null ? old.refilledAt : live.refilledAt;
-  // A refill due now is applied first, as a spend would; the top-up adds to it.
+  const purchased = live?.purchased ?? old.purchased;
+  // A refill due now is applied to the allowance, as a spend would: the version bump that follows
+  // supersedes the journaled spends, so the row must hold the live allowance too.
   if (old.refillInterval !== null && old.refillAmount !== null && refilledAt !== null) {
     const period = refillPeriodStart(old.refillInterval, now.getTime());
     if (refilledAt < period) {
@@ -54,7 +62,12 @@ async function writeRow(
   }
   const [row] = await tx
     .update(keyCredits)
-    .set({ remaining: remaining + change.amount, refilledAt, version: sql`${keyCredits.version} + 1` })
+    .set({
+      remaining,
+      purchased: purchased + change.amount,
+      refilledAt,
+      version: sql`${keyCredits.version} + 1`,
+    })
     .where(eq(keyCredits.id, id))
     .returning();
   return row;
@@ -118,6 +131,7 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
       const fence = layout.fence(id);
       const stored = {
         remaining: old.remaining,
+        purchased: old.purchased,
         version: old.version,
         interval: old.refillInterval,
         amount: old.refillAmount ?? 0,
@@ -129,15 +143,21 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
         [layout.balance(id), layout.journal(shard), fence],
         [id, version, fenceTtl, ...stateArgs(stored), mark?.appliedId ?? "0-0"],
       );
-      const [remaining, refilledAt] = Array.isArray(reply) ? reply.map(Number) : [];
-      if (remaining === undefined || refilledAt === undefined || Number.isNaN(remaining)) {
+      const [remaining, refilledAt, purchased] = Array.isArray(reply) ? reply.map(Number) : [];
+      if (
+        remaining === undefined ||
+        refilledAt === undefined ||
+        purchased === undefined ||
+        Number.isNaN(remaining) ||
+        Number.isNaN(purchased)
+      ) {
         throw creditsUnavailable(new Error("Unexpected reply from a Redis script"));
       }
-      const live = { remaining, refilledAt: refilledAt < 0 ? null : new Date(refilledAt) };
+      const live = { remaining, purchased, refilledAt: refilledAt < 0 ? null : new Date(refilledAt) };
       let row =
         change.kind === "add"
           ? await writeRow(tx, id, change, now, live)
-          : await writeSet(tx, id, change.input, now, old.version + 1);
+          : await writeSet(tx, id, change.input, now, { version: old.version + 1, purchased });
       if (row === undefined) row = old;
       const written = row;
       return {
@@ -154,18 +174,19 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
           }
           const state = {
             remaining: written.remaining,
+            purchased: written.purchased,
             version: written.version,
             interval: written.refillInterval,
             amount: written.refillAmount ?? 0,
             refilledAt: written.refilledAt?.getTime() ?? null,
           };
-          const [, , interval = "", amount = "0", at = "-1"] = stateArgs(state);
+          const [, , interval = "", amount = "0", at = "-1", purchased = "0"] = stateArgs(state);
           // Best effort: when this fails the fence expires and the next spend loads the committed row.
           await script(
             redis,
             INSTALL_SCRIPT,
             [layout.balance(id), fence],
-            [version, String(written.remaining), interval, amount, at, idleTtl],
+            [version, String(written.remaining), interval, amount, at, idleTtl, purchased],
           ).catch(() => undefined);
         },
       };
@@ -173,10 +194,20 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
   };
 }
 
-async function writeSet(tx: Tx, id: string, input: CreditsInput, now: Date, version: number) {
+/**
+ * A PATCH under Redis: the allowance as given; the purchased credits as they are live (the spends
+ * journaled against the old version are superseded, so PostgreSQL's lagging value would undo them).
+ */
+async function writeSet(
+  tx: Tx,
+  id: string,
+  input: CreditsInput,
+  now: Date,
+  kept: { version: number; purchased: number },
+) {
   const [row] = await tx
     .update(keyCredits)
-    .set({ ...creditsValues(input, now), version })
+    .set({ ...creditsValues(input, now), ...kept })
     .where(eq(keyCredits.id, id))
     .returning();
   return row;

@@ -11,7 +11,7 @@ export interface StoredBalance {
 
 // One statement, so the balance and its shard's mark come from one snapshot: the drainer changes
 // both in one transaction.
-const READ_STORED = `select c.remaining, c.version, c.refill_interval, c.refill_amount, c.refilled_at, m.applied_id
+const READ_STORED = `select c.remaining, c.purchased, c.version, c.refill_interval, c.refill_amount, c.refilled_at, m.applied_id
 from key_credits c left join credit_journal_marks m on m.shard = $2::smallint where c.id = $1`;
 
 /** Reads a row of `key_credits` (and its shard's mark); null when the balance does not exist. */
@@ -25,6 +25,7 @@ export async function readStoredBalance(query: RawQuery, creditsId: string): Pro
   return {
     state: {
       remaining: Number(field("remaining")),
+      purchased: Number(field("purchased")),
       version: Number(field("version")),
       interval: interval === "daily" || interval === "monthly" ? interval : null,
       amount: Number(field("refill_amount") ?? 0),
@@ -34,7 +35,7 @@ export async function readStoredBalance(query: RawQuery, creditsId: string): Pro
   };
 }
 
-/** The script arguments of a state: remaining, version, interval, amount, refilledAt. */
+/** The script arguments of a state: remaining, version, interval, amount, refilledAt, purchased. */
 export function stateArgs(state: BalanceState): string[] {
   return [
     String(state.remaining),
@@ -42,5 +43,6 @@ export function stateArgs(state: BalanceState): string[] {
     state.interval ?? "",
     String(state.amount),
     String(state.refilledAt ?? -1),
+    String(state.purchased),
   ];
 }

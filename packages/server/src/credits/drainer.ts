@@ -37,10 +37,11 @@ export interface CreditsDrainer {
 
 const LOCK_MARK = `insert into credit_journal_marks (shard, applied_id) values ($1::smallint, '0-0') on conflict do nothing`;
 const READ_MARK = `select applied_id from credit_journal_marks where shard = $1::smallint for update`;
-const LOCK_ROWS = `select id, remaining, version, refill_interval, refill_amount, refilled_at from key_credits
+const LOCK_ROWS = `select id, remaining, purchased, version, refill_interval, refill_amount, refilled_at from key_credits
 where id = any($1::text[]) order by id for update`;
-const WRITE_ROWS = `update key_credits c set remaining = v.remaining, refilled_at = v.refilled_at
-from (select unnest($1::text[]) as id, unnest($2::int[]) as remaining, nullif(unnest($3::text[]), '')::timestamptz as refilled_at) v
+const WRITE_ROWS = `update key_credits c set remaining = v.remaining, purchased = v.purchased, refilled_at = v.refilled_at
+from (select unnest($1::text[]) as id, unnest($2::bigint[]) as remaining, unnest($4::bigint[]) as purchased,
+nullif(unnest($3::text[]), '')::timestamptz as refilled_at) v
 where c.id = v.id`;
 const WRITE_MARK = `update credit_journal_marks set applied_id = $2 where shard = $1::smallint`;
 
@@ -55,6 +56,7 @@ function rowState(row: unknown): { id: string; state: BalanceState } | null {
     id,
     state: {
       remaining: Number(field("remaining")),
+      purchased: Number(field("purchased")),
       version: Number(field("version")),
       interval: interval === "daily" || interval === "monthly" ? interval : null,
       amount: Number(field("refill_amount") ?? 0),
@@ -90,6 +92,7 @@ async function applyEntries(
     list,
     states.map((state) => String(state?.remaining ?? 0)),
     states.map((state) => (state?.refilledAt == null ? "" : new Date(state.refilledAt).toISOString())),
+    states.map((state) => String(state?.purchased ?? 0)),
   ]);
 }
 

@@ -1,10 +1,10 @@
 import type { KeyCreditsRow } from "../db/schema/index.js";
 
-/** The live balance of a credits id (Redis), or null when there is none. */
+/** The live balance of a credits id (Redis): the allowance, the purchased credits and the refill period; null when there is none. */
 export type LiveCredits = (
   creditsId: string,
   atMs: number,
-) => Promise<{ remaining: number; refilledAt: Date | null } | null>;
+) => Promise<Pick<KeyCreditsRow, "remaining" | "purchased" | "refilledAt"> | null>;
 
 /**
  * The rows with their live balance from Redis in place of PostgreSQL's, which lags by the drain

@@ -5,6 +5,7 @@ import { nextRefill, utcDayStart, utcMonthStart } from "../keys/refill-period.js
 import type { CreditsResult, CreditsStore } from "../verify/credits-store.js";
 import { readStoredBalance, stateArgs } from "./cold-load.js";
 import { type CreditsLayout, shardOf } from "./layout.js";
+import type { LiveCredits } from "./overlay-live.js";
 import { SPEND_SCRIPT, SPEND_STATUS } from "./scripts.js";
 import { creditsUnavailable } from "./unavailable.js";
 
@@ -18,8 +19,8 @@ export interface RedisCreditsOptions {
 
 /** The Redis credits: spends and reads, and the live balance the key answers show. */
 export interface RedisCreditsStore extends CreditsStore {
-  /** The balance now (a refill due applied) and the period it belongs to; null when it does not exist. */
-  live(creditsId: string, atMs: number): Promise<{ remaining: number; refilledAt: Date | null } | null>;
+  /** Both pools now (a refill due applied to the allowance) and the period it belongs to; null when it does not exist. */
+  live: LiveCredits;
 }
 
 // A cold load whose PostgreSQL read took longer than this reads again: an administrative change
@@ -56,7 +57,7 @@ export function createRedisCreditsStore(
       layout.trimmed(shard),
     ];
     try {
-      return integerReply(await runScript(redis, SPEND_SCRIPT, keys, args), 4);
+      return integerReply(await runScript(redis, SPEND_SCRIPT, keys, args), 5);
     } catch (error) {
       throw creditsUnavailable(error);
     }
@@ -108,10 +109,10 @@ export function createRedisCreditsStore(
     atMs: number,
   ): Promise<CreditsResult> {
     const reply = await settle(mode, creditsId, cost, atMs);
-    if (reply === null) return { ok: cost === 0, remaining: 0, refillAt: null };
-    const [status, remaining = 0, code] = reply;
+    if (reply === null) return { ok: cost === 0, remaining: 0, purchased: 0, refillAt: null };
+    const [status, allowance = 0, code, , purchased = 0] = reply;
     const refillAt = code === 1 ? nextRefill("daily", atMs) : code === 2 ? nextRefill("monthly", atMs) : null;
-    return { ok: status === SPEND_STATUS.ok, remaining, refillAt };
+    return { ok: status === SPEND_STATUS.ok, remaining: allowance + purchased, purchased, refillAt };
   }
 
   return {
@@ -120,8 +121,8 @@ export function createRedisCreditsStore(
     async live(creditsId, atMs) {
       const reply = await settle("read", creditsId, 0, atMs);
       if (reply === null) return null;
-      const [, remaining = 0, , refilledAt = -1] = reply;
-      return { remaining, refilledAt: refilledAt < 0 ? null : new Date(refilledAt) };
+      const [, remaining = 0, , refilledAt = -1, purchased = 0] = reply;
+      return { remaining, purchased, refilledAt: refilledAt < 0 ? null : new Date(refilledAt) };
     },
   };
 }

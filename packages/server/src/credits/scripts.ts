@@ -1,13 +1,15 @@
 import { defineScript } from "@keyport/node-edge";
 
 // The Lua of the Redis credits (docs/decisions.md, Credits in Redis). A balance hash holds
-// remaining, version, interval ("" | daily | monthly), amount and refilledAt (epoch ms, -1: never).
-// Journal entries hold c (credits id), n (cost), v (version spent against), r (the refill period
-// this spend applied first, when it did).
+// remaining (the allowance), purchased, version, interval ("" | daily | monthly), amount and
+// refilledAt (epoch ms, -1: never). Journal entries hold c (credits id), n (spent from the
+// allowance), p (spent from the purchased credits, absent when 0), v (version spent against), r (the
+// refill period this spend applied first, when it did). Lua numbers are doubles: balances stay
+// below 2^53 (key_credits_total_check), where they are exact.
 
 /**
- * Replies of the spend script: [status, remaining, interval code (0 none, 1 daily, 2 monthly),
- * refilledAt (epoch ms after any refill due, -1: never)].
+ * Replies of the spend script: [status, allowance, interval code (0 none, 1 daily, 2 monthly),
+ * refilledAt (epoch ms after any refill due, -1: never), purchased].
  */
 export const SPEND_STATUS = { ok: 1, short: 2, busy: 3, cold: 4, stale: 5 } as const;
 
@@ -20,12 +22,12 @@ local function idBefore(a, b)
   return am < bm or (am == bm and as < bs)
 end
 local function fromHash(key)
-  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt")
+  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt", "purchased")
   if not h[1] then return nil end
-  return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]) }
+  return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]), purchased = tonumber(h[6]) or 0 }
 end
 local function fromArgs(i)
-  return { remaining = tonumber(ARGV[i]), version = ARGV[i + 1], interval = ARGV[i + 2], amount = tonumber(ARGV[i + 3]), refilledAt = tonumber(ARGV[i + 4]) }
+  return { remaining = tonumber(ARGV[i]), version = ARGV[i + 1], interval = ARGV[i + 2], amount = tonumber(ARGV[i + 3]), refilledAt = tonumber(ARGV[i + 4]), purchased = tonumber(ARGV[i + 5]) }
 end
 local function replay(st, journal, creditsId, applied)
   local from = "-"
@@ -41,30 +43,33 @@ local function replay(st, journal, creditsId, applied)
       end
       st.remaining = st.remaining - tonumber(f.n)
       if st.remaining < 0 then st.remaining = 0 end
+      st.purchased = st.purchased - (tonumber(f.p) or 0)
+      if st.purchased < 0 then st.purchased = 0 end
     end
   end
 end
 local function install(key, st, ttl)
-  redis.call("HSET", key, "remaining", int(st.remaining), "version", st.version, "interval", st.interval,
-    "amount", int(st.amount), "refilledAt", int(st.refilledAt))
+  redis.call("HSET", key, "remaining", int(st.remaining), "purchased", int(st.purchased), "version", st.version,
+    "interval", st.interval, "amount", int(st.amount), "refilledAt", int(st.refilledAt))
   redis.call("PEXPIRE", key, ttl)
 end
 `;
 
 /**
- * Spends or reads one balance. KEYS: balance, journal, fence, trimmed. ARGV: creditsId, cost,
- * dayStartMs, monthStartMs, mode ("spend" | "read"), idleTtlMs, then optionally the cold-load state
- * read from PostgreSQL: remaining, version, interval, amount, refilledAt, appliedId.
+ * Spends or reads one balance, the allowance first and the rest of the cost from the purchased
+ * credits. KEYS: balance, journal, fence, trimmed. ARGV: creditsId, cost, dayStartMs, monthStartMs,
+ * mode ("spend" | "read"), idleTtlMs, then optionally the cold-load state read from PostgreSQL:
+ * remaining, version, interval, amount, refilledAt, purchased, appliedId.
  */
 export const SPEND_SCRIPT = defineScript(`${COMMON}
-if redis.call("EXISTS", KEYS[3]) == 1 then return {3, 0, 0, 0} end
+if redis.call("EXISTS", KEYS[3]) == 1 then return {3, 0, 0, 0, 0} end
 local st = fromHash(KEYS[1])
 if not st then
-  if #ARGV < 12 then return {4, 0, 0, 0} end
+  if #ARGV < 13 then return {4, 0, 0, 0, 0} end
   st = fromArgs(7)
-  local applied = ARGV[12]
+  local applied = ARGV[13]
   local trimmed = redis.call("GET", KEYS[4])
-  if trimmed and idBefore(applied, trimmed) then return {5, 0, 0, 0} end
+  if trimmed and idBefore(applied, trimmed) then return {5, 0, 0, 0, 0} end
   replay(st, KEYS[2], ARGV[1], applied)
   install(KEYS[1], st, ARGV[6])
 end
@@ -77,46 +82,55 @@ local cost = tonumber(ARGV[2])
 if ARGV[5] == "read" then
   local remaining, refilledAt = st.remaining, st.refilledAt
   if due then remaining, refilledAt = st.amount, period end
-  if remaining >= cost then return {1, remaining, code, refilledAt} end
-  return {2, remaining, code, refilledAt}
+  if remaining + st.purchased >= cost then return {1, remaining, code, refilledAt, st.purchased} end
+  return {2, remaining, code, refilledAt, st.purchased}
 end
 if due then
   st.remaining = st.amount
   st.refilledAt = period
 end
-local ok = st.remaining >= cost
-if ok then st.remaining = st.remaining - cost end
+local ok = st.remaining + st.purchased >= cost
+local fromAllowance, fromPurchased = 0, 0
+if ok then
+  fromAllowance = math.min(cost, st.remaining)
+  fromPurchased = cost - fromAllowance
+  st.remaining = st.remaining - fromAllowance
+  st.purchased = st.purchased - fromPurchased
+end
 if ok or due then
-  redis.call("HSET", KEYS[1], "remaining", int(st.remaining), "refilledAt", int(st.refilledAt))
-  local spent = "0"
-  if ok then spent = int(cost) end
-  if due then
-    redis.call("XADD", KEYS[2], "*", "c", ARGV[1], "n", spent, "v", st.version, "r", int(period))
-  else
-    redis.call("XADD", KEYS[2], "*", "c", ARGV[1], "n", spent, "v", st.version)
+  redis.call("HSET", KEYS[1], "remaining", int(st.remaining), "purchased", int(st.purchased), "refilledAt", int(st.refilledAt))
+  local entry = { "c", ARGV[1], "n", int(fromAllowance), "v", st.version }
+  if fromPurchased > 0 then
+    entry[#entry + 1] = "p"
+    entry[#entry + 1] = int(fromPurchased)
   end
+  if due then
+    entry[#entry + 1] = "r"
+    entry[#entry + 1] = int(period)
+  end
+  redis.call("XADD", KEYS[2], "*", unpack(entry))
 end
 redis.call("PEXPIRE", KEYS[1], ARGV[6])
-if ok then return {1, st.remaining, code, st.refilledAt} end
-return {2, st.remaining, code, st.refilledAt}
+if ok then return {1, st.remaining, code, st.refilledAt, st.purchased} end
+return {2, st.remaining, code, st.refilledAt, st.purchased}
 `);
 
 /**
  * Fences a balance for an administrative change. KEYS: balance, journal, fence. ARGV: creditsId,
  * the version being written, fenceTtlMs, then PostgreSQL's state under its row lock: remaining,
- * version, interval, amount, refilledAt, appliedId. Sets the fence, takes the live state (the
- * hash, else PostgreSQL's minus the undrained spends of its version), deletes the hash, and answers
- * [remaining, refilledAt] of that live state.
+ * version, interval, amount, refilledAt, purchased, appliedId. Sets the fence, takes the live state
+ * (the hash, else PostgreSQL's minus the undrained spends of its version), deletes the hash, and
+ * answers [remaining, refilledAt, purchased] of that live state.
  */
 export const FENCE_SCRIPT = defineScript(`${COMMON}
 redis.call("SET", KEYS[3], ARGV[2], "PX", ARGV[3])
 local st = fromHash(KEYS[1])
 if not st then
   st = fromArgs(4)
-  replay(st, KEYS[2], ARGV[1], ARGV[9])
+  replay(st, KEYS[2], ARGV[1], ARGV[10])
 end
 redis.call("DEL", KEYS[1])
-return {int(st.remaining), int(st.refilledAt)}
+return {int(st.remaining), int(st.refilledAt), int(st.purchased)}
 `);
 
 /** KEYS: fence. ARGV: version, fenceTtlMs. Extends the fence if it still holds `version`: 1, else 0. */
@@ -130,12 +144,12 @@ return 0
 
 /**
  * After the change committed. KEYS: balance, fence. ARGV: version, remaining, interval, amount,
- * refilledAt, idleTtlMs. Installs the new hash and lifts the fence, only if the fence still holds
- * `version` (else a spend loads the committed row itself).
+ * refilledAt, idleTtlMs, purchased. Installs the new hash and lifts the fence, only if the fence
+ * still holds `version` (else a spend loads the committed row itself).
  */
 export const INSTALL_SCRIPT = defineScript(`${COMMON}
 if redis.call("GET", KEYS[2]) ~= ARGV[1] then return 0 end
-install(KEYS[1], { remaining = tonumber(ARGV[2]), version = ARGV[1], interval = ARGV[3], amount = tonumber(ARGV[4]), refilledAt = tonumber(ARGV[5]) }, ARGV[6])
+install(KEYS[1], { remaining = tonumber(ARGV[2]), version = ARGV[1], interval = ARGV[3], amount = tonumber(ARGV[4]), refilledAt = tonumber(ARGV[5]), purchased = tonumber(ARGV[7]) }, ARGV[6])
 redis.call("DEL", KEYS[2])
 return 1
 `);

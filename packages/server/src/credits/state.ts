@@ -1,6 +1,9 @@
 /** A balance as both sides hold it: the fields a spend and its replay need. */
 export interface BalanceState {
+  /** The allowance (set by create, PATCH and refills). */
   remaining: number;
+  /** Purchased credits (set by top-ups; spent after the allowance). */
+  purchased: number;
   version: number;
   interval: "daily" | "monthly" | null;
   amount: number;
@@ -8,19 +11,25 @@ export interface BalanceState {
   refilledAt: number | null;
 }
 
-/** One journal entry: `cost` spent against `version`, after a refill to the period `refill` when set. */
+/**
+ * One journal entry: a spend against `version`, after a refill to the period `refill` when set. It
+ * carries the split the spend script made (`fromAllowance` + `fromPurchased` = the cost), so a replay
+ * subtracts it as recorded and both pools come out exactly as in Redis.
+ */
 export interface JournalEntry {
   id: string;
   creditsId: string;
-  cost: number;
+  fromAllowance: number;
+  fromPurchased: number;
   version: number;
   refill: number | null;
 }
 
 /**
- * Applies one journaled spend to `state` in place (a refill first, then the cost), as the spend
- * script did: the drainer and a cold load replay entries the same way. Returns false when the
- * entry would take the balance below 0 (then clamped at 0: it must never happen).
+ * Applies one journaled spend to `state` in place (a refill of the allowance first, then the cost
+ * from each pool as recorded), as the spend script did: the drainer and a cold load replay entries
+ * the same way. Returns false when the entry would take a pool below 0 (then clamped at 0: it must
+ * never happen).
  */
 export function replayEntry(state: BalanceState, entry: JournalEntry): boolean {
   if (
@@ -32,9 +41,11 @@ export function replayEntry(state: BalanceState, entry: JournalEntry): boolean {
     state.remaining = state.amount;
     state.refilledAt = entry.refill;
   }
-  state.remaining -= entry.cost;
-  if (state.remaining >= 0) return true;
-  state.remaining = 0;
+  state.remaining -= entry.fromAllowance;
+  state.purchased -= entry.fromPurchased;
+  if (state.remaining >= 0 && state.purchased >= 0) return true;
+  state.remaining = Math.max(state.remaining, 0);
+  state.purchased = Math.max(state.purchased, 0);
   return false;
 }
 
@@ -47,14 +58,23 @@ export function parseEntry(raw: unknown): JournalEntry | null {
     return undefined;
   };
   const creditsId = get("c");
-  const cost = Number(get("n"));
+  const fromAllowance = Number(get("n"));
+  // Absent before purchased credits existed, and in entries that took nothing from them.
+  const fromPurchased = Number(get("p") ?? 0);
   const version = Number(get("v"));
   const refillField = get("r");
-  if (typeof creditsId !== "string" || !Number.isInteger(cost) || !Number.isInteger(version)) return null;
+  if (
+    typeof creditsId !== "string" ||
+    !Number.isInteger(fromAllowance) ||
+    !Number.isInteger(fromPurchased) ||
+    !Number.isInteger(version)
+  )
+    return null;
   return {
     id: raw[0],
     creditsId,
-    cost,
+    fromAllowance,
+    fromPurchased,
     version,
     refill: refillField === undefined ? null : Number(refillField),
   };

@@ -24,7 +24,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], s
   401: "Missing, invalid, expired or logged-out session token (`UNAUTHORIZED`); for sign-in: any failed check",
   403: "The session's wallet is not the requested wallet (`FORBIDDEN`)",
   404: "No such key for this wallet (`NOT_FOUND`); another wallet's key looks the same as a missing one",
-  409: "Conflict (`CONFLICT`): active-key cap reached, or the key cannot be rolled",
+  409: "Conflict (`CONFLICT`): active-key cap reached, the key cannot be rolled or changed, or its credits cannot be removed while it holds purchased credits",
   413: "Body larger than 64 KiB (`PAYLOAD_TOO_LARGE`)",
   415: "Body is not application/json (`UNSUPPORTED_MEDIA_TYPE`)",
   429: "Too many requests from this client address (`TOO_MANY_REQUESTS`); `Retry-After` says how many seconds to wait",

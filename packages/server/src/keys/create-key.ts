@@ -32,7 +32,9 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
   const id = newKeyId();
   const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
   const balance: KeyCreditsRow | undefined =
-    params.credits === null ? undefined : { id, ...creditsValues(params.credits, now), version: 0 };
+    params.credits === null
+      ? undefined
+      : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0 };
   const inserted = await insertUnderCap(driver, {
     id,
     wallet,

@@ -57,7 +57,7 @@ function creditsInsert(from: string): SQL {
       keyCredits.refillAmount,
       keyCredits.refilledAt,
     ],
-    sql`select ${p("creditsId")}::text, ${p("remaining")}::int, ${p("refillInterval")}::text, ${p("refillAmount")}::int, ${p("refilledAt")}::timestamptz from ${sql.identifier(from)} where ${p("creditsId")}::text is not null`,
+    sql`select ${p("creditsId")}::text, ${p("remaining")}::bigint, ${p("refillInterval")}::text, ${p("refillAmount")}::bigint, ${p("refilledAt")}::timestamptz from ${sql.identifier(from)} where ${p("creditsId")}::text is not null`,
   );
 }
 

@@ -15,7 +15,10 @@ export async function loadCredits(
   return new Map(found.map((row) => [row.id, row]));
 }
 
-/** Credits as the API shows them at `now`: a refill due since the last spend is applied, as a spend would. */
+/**
+ * Credits as the API shows them at `now`: a refill due since the last spend is applied to the
+ * allowance, as a spend would; `remaining` is the allowance plus the purchased credits.
+ */
 export function toCredits(row: KeyCreditsRow | undefined, now: Date): Credits | null {
   if (row === undefined) return null;
   const refill =
@@ -24,12 +27,27 @@ export function toCredits(row: KeyCreditsRow | undefined, now: Date): Credits | 
       : null;
   if (refill !== null && row.refilledAt !== null) {
     const period = refillPeriodStart(refill.interval, now.getTime());
-    if (row.refilledAt < period) return { remaining: refill.amount, refill, refilledAt: period };
+    if (row.refilledAt < period) {
+      return {
+        remaining: refill.amount + row.purchased,
+        purchased: row.purchased,
+        refill,
+        refilledAt: period,
+      };
+    }
   }
-  return { remaining: row.remaining, refill, refilledAt: row.refilledAt };
+  return {
+    remaining: row.remaining + row.purchased,
+    purchased: row.purchased,
+    refill,
+    refilledAt: row.refilledAt,
+  };
 }
 
-/** The row values of credits set at `now`: a refill rule starts counting from the current period. */
+/**
+ * The row values of credits set at `now`: a refill rule starts counting from the current period.
+ * Only the allowance: purchased credits change by top-ups and spends alone.
+ */
 export function creditsValues(input: CreditsInput, now: Date) {
   return {
     remaining: input.remaining,

@@ -68,7 +68,7 @@ export interface KeyStore {
     now: Date;
   }): Promise<
     | { ok: true; apiKey: ApiKey }
-    | { ok: false; reason: "not_found" | "revoked" }
+    | { ok: false; reason: "not_found" | "revoked" | "purchased" }
     | { ok: false; reason: "cap"; max: number }
   >;
   /** Revokes now (idempotent); null when the wallet has no such key. */
@@ -143,7 +143,12 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       };
     },
     async update(params) {
-      const updated = await updateKey(db, changes, { ...params, maxActiveKeys, balances });
+      const updated = await updateKey(db, changes, {
+        ...params,
+        maxActiveKeys,
+        balances,
+        liveCredits: options.liveCredits,
+      });
       if (!updated.ok && updated.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
       if (!updated.ok) return updated;
       // A balance this PATCH set is exact as written; one it left alone is read live.

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { BalanceWriter, WrittenBalance } from "../credits/balance-writer.js";
-import type { Db } from "../db/database.js";
-import { apiKeys, type KeyCreditsRow } from "../db/schema/index.js";
+import type { LiveCredits } from "../credits/overlay-live.js";
+import type { Db, Tx } from "../db/database.js";
+import { apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
 import { keyUpdatedChanges } from "../events/changes.js";
 import { recordEvent } from "../events/record-event.js";
 import type { UpdateKeyInput } from "../schemas/api-key.js";
@@ -19,13 +20,39 @@ export interface UpdateKeyParams {
   now: Date;
   /** How a balance is changed: the row alone, or with Redis's copy fenced and reinstalled (credits/balance-writer.ts). */
   balances: BalanceWriter;
+  /** With Redis: the live balance, whose purchased credits may already be spent below PostgreSQL's. */
+  liveCredits?: LiveCredits | undefined;
+}
+
+/**
+ * Whether balance `creditsId` holds purchased credits, under its row lock (so no top-up can add any
+ * before this transaction ends). PostgreSQL's count can only lag above the live one (spends lower
+ * it, top-ups take this lock), so a live 0 from Redis is believed; a Redis that cannot answer
+ * leaves PostgreSQL's count.
+ */
+async function holdsPurchased(
+  tx: Tx,
+  creditsId: string,
+  now: Date,
+  live: LiveCredits | undefined,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ purchased: keyCredits.purchased })
+    .from(keyCredits)
+    .where(eq(keyCredits.id, creditsId))
+    .for("update");
+  if (row === undefined || row.purchased === 0) return false;
+  if (live === undefined) return true;
+  const current = await live(creditsId, now.getTime()).catch(() => null);
+  return (current?.purchased ?? row.purchased) > 0;
 }
 
 /**
  * Changes a key's name, rate limit, expiry, permissions, credits or meta (docs/decisions.md, Key policies):
  * absent fields stay, `null` clears, `meta` is replaced whole. A revoked key is `revoked`; moving
  * an expired key's expiry into the future (or clearing it) re-activates the key, which then needs
- * room under the cap, counted under the wallet lock as create does. Credits set on a key that
+ * room under the cap, counted under the wallet lock as create does. Clearing the credits of a key
+ * whose balance holds purchased credits is refused (`purchased`). Credits set on a key that
  * already has a balance (its own or one shared through a roll) change that balance. The change,
  * its `key.updated` event and the NOTIFY that makes every instance reload the key commit together.
  */
@@ -71,8 +98,12 @@ async function changeKey(
     let creditsId = old.creditsId;
     let balance: KeyCreditsRow | undefined;
     let written: WrittenBalance | undefined;
-    if (patch.credits === null) creditsId = null;
-    else if (patch.credits !== undefined) {
+    if (patch.credits === null) {
+      // Purchased credits were paid for: they are not dropped with the allowance (docs/api.md).
+      if (old.creditsId !== null && (await holdsPurchased(tx, old.creditsId, now, params.liveCredits)))
+        return { ok: false as const, reason: "purchased" as const };
+      creditsId = null;
+    } else if (patch.credits !== undefined) {
       written = await params.balances.write(
         tx,
         old.creditsId ?? old.id,

@@ -146,7 +146,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "Update a key",
         description:
-          "Changes any of name, rateLimit, expiresAt, permissions, credits and meta. An absent field is unchanged; `null` clears a nullable one (rateLimit, expiresAt, credits, meta); `meta` and `permissions` are replaced whole. Setting `credits` sets the balance (and its refill rule) now; a rolled key shares one balance with the key it replaced. A revoked key is 409. `expiresAt` must be in the future; giving an expired key a new expiry (or none) makes it active again, which at MAX_ACTIVE_KEYS_PER_WALLET is 409. Every instance verifies with the change within about 1 second. Records a `key.updated` event. Another wallet's key is 404.",
+          "Changes any of name, rateLimit, expiresAt, permissions, credits and meta. An absent field is unchanged; `null` clears a nullable one (rateLimit, expiresAt, credits, meta); `meta` and `permissions` are replaced whole. Setting `credits` sets the allowance (and its refill rule) now and keeps the purchased credits; a rolled key shares one balance with the key it replaced. `credits: null` on a key whose balance holds purchased credits is 409. A revoked key is 409. `expiresAt` must be in the future; giving an expired key a new expiry (or none) makes it active again, which at MAX_ACTIVE_KEYS_PER_WALLET is 409. Every instance verifies with the change within about 1 second. Records a `key.updated` event. Another wallet's key is 404.",
       }),
     )
     .input(updateKeyInput)
@@ -165,6 +165,12 @@ export const keysRouter = router({
         throw new TRPCError({
           code: "CONFLICT",
           message: `This wallet already holds the maximum of ${updated.max} active keys: revoke a key before re-activating this one`,
+        });
+      }
+      if (!updated.ok && updated.reason === "purchased") {
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: "This key's balance holds purchased credits: its credits cannot be removed",
         });
       }
       if (!updated.ok) throw new TRPCError({ code: "CONFLICT", message: "A revoked key cannot be changed" });

@@ -45,10 +45,24 @@ export const creditsInput = z
   })
   .meta({ id: "CreditsInput" });
 
-/** A key's credits as returned: the balance now (a refill due is applied) and the refill rule. */
+/**
+ * Largest total balance (allowance plus purchased credits): balances travel as JSON numbers, so they
+ * stay safe integers (PostgreSQL holds them as bigint and checks the bound).
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A key's credits as returned: the balance now (a refill due is applied) and the refill rule.
+ * `remaining` is what a verification can spend: the allowance plus the purchased credits
+ * (docs/verifying-keys.md#two-pools).
+ */
 export const credits = z
   .object({
-    remaining: z.number().int(),
+    remaining: z.number().int().meta({ description: "The allowance plus the purchased credits" }),
+    purchased: z.number().int().meta({
+      description:
+        "Credits bought by top-ups: spent after the allowance, never refilled, set by PATCH or expired",
+    }),
     refill: creditsRefill.nullable(),
     refilledAt: z.date().nullable().meta({ format: "date-time", description: "Last refill, if any" }),
   })

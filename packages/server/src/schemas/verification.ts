@@ -60,10 +60,16 @@ export const verification = z
       .meta({ description: "The key's permissions ([] for NOT_FOUND and for a key without any)" }),
     credits: z
       .object({
-        remaining: z.number().int(),
+        remaining: z.number().int().meta({
+          description: "What the key can still spend: its allowance plus its purchased credits",
+        }),
+        purchased: z.number().int().meta({
+          description:
+            "The purchased credits in remaining: spent after the allowance, never refilled or expired",
+        }),
         refillAt: timestamp.nullable().meta({
           description:
-            "When the balance is next set to its refill amount (a UTC day or month start); null without a refill",
+            "When the allowance is next set to its refill amount (a UTC day or month start); null without a refill",
         }),
       })
       .nullable()

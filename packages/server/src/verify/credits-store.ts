@@ -5,9 +5,14 @@ import { nextRefill, utcDayStart, utcMonthStart } from "../keys/refill-period.js
 export interface CreditsResult {
   /** Whether `cost` was spent (always true for a read that found enough). */
   ok: boolean;
-  /** The balance after the spend, or now when nothing was spent; 0 when the balance is gone. */
+  /**
+   * What a verification can spend after this one: the allowance plus the purchased credits
+   * (docs/verifying-keys.md#two-pools); 0 when the balance is gone.
+   */
   remaining: number;
-  /** When the next refill sets the balance again (the next UTC day or month start); null without a refill rule. */
+  /** The purchased credits in `remaining`. */
+  purchased: number;
+  /** When the next refill sets the allowance again (the next UTC day or month start); null without a refill rule. */
   refillAt: Date | null;
 }
 
@@ -16,30 +21,42 @@ export interface CreditsResult {
  * Redis (credits/redis-credits-store.ts), never cached in process.
  */
 export interface CreditsStore {
-  /** Spends `cost` when the balance (after any refill due at `atMs`) holds it: one conditional UPDATE. */
+  /**
+   * Spends `cost` when the allowance (after any refill due at `atMs`) and the purchased credits
+   * together hold it, the allowance first: one conditional UPDATE.
+   */
   spend(creditsId: string, cost: number, atMs: number): Promise<CreditsResult>;
   /** Reads the balance at `atMs` (a refill due counts) and whether it holds `cost`, spending nothing. */
   read(creditsId: string, cost: number, atMs: number): Promise<CreditsResult>;
 }
 
 /**
- * The balance at $2 (day start) / $3 (month start): a refill is due when the balance was last set
- * before the current period began, and then the balance is the refill amount (refills set, not add).
+ * The allowance at $2 (day start) / $3 (month start): a refill is due when the allowance was last set
+ * before the current period began, and then it is the refill amount (refills set, not add, and never
+ * touch the purchased credits).
  */
 const PERIOD = `(case refill_interval when 'daily' then $2::timestamptz else $3::timestamptz end)`;
 const DUE = `(refill_interval is not null and refilled_at < ${PERIOD})`;
-const BALANCE = `(case when ${DUE} then refill_amount else remaining end)`;
+const ALLOWANCE = `(case when ${DUE} then refill_amount else remaining end)`;
 
-const SPEND = `update key_credits set remaining = ${BALANCE} - $4::int, refilled_at = case when ${DUE} then ${PERIOD} else refilled_at end where id = $1 and ${BALANCE} >= $4::int returning remaining, refill_interval`;
-const READ = `select ${BALANCE} as remaining, refill_interval from key_credits where id = $1`;
+// The allowance is spent first, the rest of the cost from the purchased credits. Every expression
+// of a SET reads the row as it was, so both pools are computed from one snapshot under the row lock.
+const SPEND = `update key_credits set remaining = greatest(${ALLOWANCE} - $4::bigint, 0),
+purchased = purchased - greatest($4::bigint - ${ALLOWANCE}, 0),
+refilled_at = case when ${DUE} then ${PERIOD} else refilled_at end
+where id = $1 and ${ALLOWANCE} + purchased >= $4::bigint returning remaining, purchased, refill_interval`;
+const READ = `select ${ALLOWANCE} as remaining, purchased, refill_interval from key_credits where id = $1`;
+
+type Balance = Omit<CreditsResult, "ok">;
 
 /** The balance and refill time a SPEND or READ row says, or null when there is no row. */
-function balanceOf(rows: unknown[], atMs: number): { remaining: number; refillAt: Date | null } | null {
+function balanceOf(rows: unknown[], atMs: number): Balance | null {
   const row = rows[0];
-  if (typeof row !== "object" || row === null || !("remaining" in row)) return null;
+  if (typeof row !== "object" || row === null || !("remaining" in row) || !("purchased" in row)) return null;
   const interval = "refill_interval" in row ? row.refill_interval : null;
   const refillAt = interval === "daily" || interval === "monthly" ? nextRefill(interval, atMs) : null;
-  return { remaining: Number(row.remaining), refillAt };
+  const purchased = Number(row.purchased);
+  return { remaining: Number(row.remaining) + purchased, purchased, refillAt };
 }
 
 /**
@@ -55,7 +72,7 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
   const store: CreditsStore = {
     async read(creditsId, cost, atMs) {
       const balance = balanceOf(await query(READ, params(creditsId, atMs)), atMs);
-      if (balance === null) return { ok: cost === 0, remaining: 0, refillAt: null };
+      if (balance === null) return { ok: cost === 0, remaining: 0, purchased: 0, refillAt: null };
       return { ok: balance.remaining >= cost, ...balance };
     },
     async spend(creditsId, cost, atMs) {
@@ -63,8 +80,8 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
       if (cost === 0) return store.read(creditsId, cost, atMs);
       const spent = balanceOf(await query(SPEND, [...params(creditsId, atMs), String(cost)]), atMs);
       if (spent !== null) return { ok: true, ...spent };
-      const { remaining, refillAt } = await store.read(creditsId, cost, atMs);
-      return { ok: false, remaining, refillAt };
+      const balance = await store.read(creditsId, cost, atMs);
+      return { ...balance, ok: false };
     },
   };
   return store;

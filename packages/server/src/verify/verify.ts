@@ -160,7 +160,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       ratelimit:
         limit === null ? null : { limit: limit.limit, remaining: limit.remaining, resetAt: limit.resetAt },
       permissions: record.permissions,
-      credits: balance === null ? null : { remaining: balance.remaining, refillAt: balance.refillAt },
+      credits:
+        balance === null
+          ? null
+          : { remaining: balance.remaining, purchased: balance.purchased, refillAt: balance.refillAt },
       meta: record.meta,
     };
   }

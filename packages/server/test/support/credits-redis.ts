@@ -28,10 +28,12 @@ export interface CreditsWorld {
   store(options?: { query?: RawQuery; fenceWaitMs?: number }): RedisCreditsStore;
   drainer(options?: { batchSize?: number }): CreditsDrainer;
   writer(options?: { fenceTtlMs?: number }): BalanceWriter;
-  /** Creates a balance in PostgreSQL set at `at`. */
-  balance(remaining: number, refill: CreditsRefill | null, at: number): Promise<string>;
+  /** Creates a balance in PostgreSQL set at `at`, with `purchased` credits (default 0). */
+  balance(remaining: number, refill: CreditsRefill | null, at: number, purchased?: number): Promise<string>;
   /** PostgreSQL's row of a balance. */
-  stored(id: string): Promise<{ remaining: number; refilledAt: Date | null; version: number }>;
+  stored(
+    id: string,
+  ): Promise<{ remaining: number; purchased: number; refilledAt: Date | null; version: number }>;
   /** Changes a balance through `writer` in its own transaction; `install: false` commits and never installs (a crash). */
   change(
     writer: BalanceWriter,
@@ -74,17 +76,22 @@ export function useCreditsWorld(adminUrl: string, redisUrl: string): () => Credi
         }),
       drainer: (options = {}) => createCreditsDrainer({ redis, transaction, layout, ...options }),
       writer: (options = {}) => createRedisBalanceWriter(redis, { layout, ...options }),
-      async balance(remaining, refill, at) {
+      async balance(remaining, refill, at, purchased = 0) {
         const id = `cr_${n++}_${randomBytes(3).toString("hex")}`;
         await database.db
           .insert(keyCredits)
-          .values({ id, ...creditsValues({ remaining, refill }, new Date(at)) });
+          .values({ id, ...creditsValues({ remaining, refill }, new Date(at)), purchased });
         return id;
       },
       async stored(id) {
         const [row] = await database.db.select().from(keyCredits).where(eq(keyCredits.id, id));
         if (!row) throw new Error(`no balance ${id}`);
-        return { remaining: row.remaining, refilledAt: row.refilledAt, version: row.version };
+        return {
+          remaining: row.remaining,
+          purchased: row.purchased,
+          refilledAt: row.refilledAt,
+          version: row.version,
+        };
       },
       async change(writer, id, change, at, { install = true } = {}) {
         let written: WrittenBalance | undefined;

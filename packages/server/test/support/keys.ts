@@ -29,7 +29,7 @@ export interface VerificationBody {
   expiresAt: string | null;
   ratelimit: { limit: number; remaining: number; resetAt: string } | null;
   permissions: string[];
-  credits: { remaining: number; refillAt: string | null } | null;
+  credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   meta: Record<string, unknown> | null;
 }
 

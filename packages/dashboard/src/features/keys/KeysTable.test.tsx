@@ -65,7 +65,12 @@ describe("KeysTable", () => {
       {
         ...base,
         permissions: ["prices:read", "keys.*", "usage:read"],
-        credits: { remaining: 1_500, refill: { interval: "daily", amount: 2_000 }, refilledAt: null },
+        credits: {
+          remaining: 1_500,
+          purchased: 0,
+          refill: { interval: "daily", amount: 2_000 },
+          refilledAt: null,
+        },
       },
       { ...base, id: "key_aaaaaaaaaaaaaaaa2", name: "plain", status: "expired" },
     ]);

@@ -129,7 +129,7 @@ describe("keyFieldsFrom", () => {
       revokedAt: null,
       rateLimit: { limit: 10, windowSeconds: 60 },
       permissions: ["a", "b:c"],
-      credits: { remaining: 7, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
+      credits: { remaining: 7, purchased: 0, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
       meta: { customerId: "cus_1" },
     };
     expect(keyFieldsFrom(key)).toEqual({
@@ -144,5 +144,8 @@ describe("keyFieldsFrom", () => {
       meta: '{\n  "customerId": "cus_1"\n}',
     });
     expect(new Date(toDateTimeLocal(expiresAt))).toEqual(expiresAt);
+    // Purchased credits are in `remaining` but a PATCH sets the allowance alone: the form holds that.
+    const topped = { ...key, credits: { remaining: 27, purchased: 20, refill: null, refilledAt: null } };
+    expect(keyFieldsFrom(topped).creditsRemaining).toBe("7");
   });
 });

@@ -64,7 +64,8 @@ export function keyFieldsFrom(key: ApiKey): KeyFields {
     windowSeconds: key.rateLimit === null ? "" : String(key.rateLimit.windowSeconds),
     expiresAt: key.expiresAt === null ? "" : toDateTimeLocal(key.expiresAt),
     permissions: key.permissions.join(", "),
-    creditsRemaining: key.credits === null ? "" : String(key.credits.remaining),
+    // A PATCH sets the allowance only: purchased credits are shown in `remaining` but not editable.
+    creditsRemaining: key.credits === null ? "" : String(key.credits.remaining - key.credits.purchased),
     refill: key.credits?.refill?.interval ?? "none",
     refillAmount: key.credits?.refill ? String(key.credits.refill.amount) : "",
     meta: key.meta === null ? "" : JSON.stringify(key.meta, null, 2),
