@@ -5,8 +5,8 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import type { PrivateKeyAccount } from "viem";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { hashKey } from "../src/keys/secret.js";
 import type { AppRouter } from "../src/index.js";
+import { hashKey } from "../src/keys/secret.js";
 import { describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
@@ -38,7 +38,11 @@ async function signInFrom(baseUrl: string, account: PrivateKeyAccount, headers: 
 function trpc(baseUrl: string, token: string) {
   return createTRPCClient<AppRouter>({
     links: [
-      httpBatchLink({ url: `${baseUrl}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } }),
+      httpBatchLink({
+        url: `${baseUrl}/trpc`,
+        transformer: superjson,
+        headers: { authorization: `Bearer ${token}` },
+      }),
     ],
   });
 }
@@ -209,9 +213,14 @@ describeDatabases("a wallet's sessions", (target) => {
     expect(again).toMatchObject({ status: 200, body: { ended: 0 } });
 
     // Each ended session is in the audit trail as a sign-out is.
-    const events = await request(first.baseUrl, "GET", `/api-keys/${account.address}/events?action=session.ended`, {
-      token: keep,
-    });
+    const events = await request(
+      first.baseUrl,
+      "GET",
+      `/api-keys/${account.address}/events?action=session.ended`,
+      {
+        token: keep,
+      },
+    );
     expect((events.body as { events: unknown[] }).events).toHaveLength(2);
   });
 
@@ -226,7 +235,9 @@ describeDatabases("a wallet's sessions", (target) => {
     const other = sessions.find((session) => !session.current);
     expect(await client.auth.endSession.mutate({ id: other?.id ?? "" })).toEqual({ ok: true });
     expect(await sessionStatus(second, otherToken)).toBe(401);
-    const missing = await client.auth.endSession.mutate({ id: other?.id ?? "" }).catch((error: unknown) => error);
+    const missing = await client.auth.endSession
+      .mutate({ id: other?.id ?? "" })
+      .catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(TRPCClientError);
     expect(missing).toMatchObject({ data: { code: "NOT_FOUND", httpStatus: 404 } });
     expect(await client.auth.endOtherSessions.mutate()).toEqual({ ended: 0 });
