@@ -27,6 +27,9 @@ const MarketsRoute = lazy(() =>
 const CoinRoute = lazy(() => import("./routes/coin").then((module) => ({ default: module.CoinRoute })));
 const EventsRoute = lazy(() => import("./routes/events").then((module) => ({ default: module.EventsRoute })));
 const KeyRoute = lazy(() => import("./routes/key").then((module) => ({ default: module.KeyRoute })));
+const SessionsRoute = lazy(() =>
+  import("./routes/sessions").then((module) => ({ default: module.SessionsRoute })),
+);
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
 
 const KEY_PATH = /^\/keys\/([A-Za-z0-9_]{1,100})\/?$/;
@@ -45,6 +48,7 @@ function Routes({ wallet }: { wallet: string }) {
   if (key?.[1]) return <KeyRoute wallet={wallet} id={key[1]} />;
   if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
   if (pathname === "/events") return <EventsRoute wallet={wallet} />;
+  if (pathname === "/sessions") return <SessionsRoute />;
   if (pathname === "/markets") return <MarketsRoute />;
   const coin = COIN_PATH.exec(pathname);
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;

@@ -55,6 +55,8 @@ export interface Context extends ProcedureServices {
    * so that requests which never need it (every verification) never pay for it.
    */
   clientIp(): string | undefined;
+  /** The request's `User-Agent` header as sent (a sign-in records it bounded), undefined when absent. */
+  userAgent: string | undefined;
   /** The request's `X-Request-Id`, for the log lines a procedure writes about it. */
   requestId: string;
   /** Fires at the request's deadline (`REQUEST_DEADLINE_MS`); set by `publicProcedure`. */
@@ -70,6 +72,8 @@ export interface CreateContextInnerOptions {
   bearerToken: string | null;
   /** The client's address; unknown when absent. */
   clientIp?: () => string | undefined;
+  /** The request's `User-Agent`; none when absent. */
+  userAgent?: string;
   /** The request's id; a fresh one when absent (a test or a call without HTTP). */
   requestId?: string;
   /** The calls of the tRPC request, when there is one. */
@@ -81,6 +85,7 @@ export function createContextInner({
   services,
   bearerToken,
   clientIp = () => undefined,
+  userAgent,
   requestId = acceptRequestId(undefined),
   batchCalls,
 }: CreateContextInnerOptions): Context {
@@ -88,6 +93,7 @@ export function createContextInner({
     ...services,
     bearerToken,
     clientIp,
+    userAgent,
     requestId,
     ...(batchCalls === undefined ? {} : { batchCalls }),
   };
@@ -118,6 +124,7 @@ export function createContext(
     ...services.procedures,
     bearerToken: readBearerToken(req),
     clientIp: () => requestClientAddress(req, services.trustedProxies),
+    userAgent: req.headers["user-agent"],
     requestId,
   };
   if (batchCalls !== undefined) context.batchCalls = batchCalls;

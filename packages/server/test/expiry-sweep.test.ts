@@ -81,6 +81,7 @@ describeDatabases("sweepExpired", (target) => {
     await db.insert(sessions).values(
       all.map((row) => ({
         tokenHash: row.id,
+        id: `ses_${row.id}`,
         wallet: "0x0",
         createdAt: at(-20),
         expiresAt: row.expiresAt,

@@ -12,7 +12,10 @@ import type { KeyportAnswer, KeyportClient, SessionInfo } from "../upstream/keyp
 export interface SessionRouteOptions {
   keyport: KeyportClient;
   cookies: SessionCookies;
-  /** The browser's address, sent on with a sign-in so the server limits refusals per browser. */
+  /**
+   * The browser's address, sent on with a sign-in (with its User-Agent) so the server limits refusals
+   * per browser and records the browser's session.
+   */
   clientIp: ClientIpReader;
   publicOrigin: string;
 }
@@ -63,7 +66,10 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     if (!body.success) return errorResponse(validationError(body.error, "Invalid sign-in request"));
 
     const requestId = event.context.requestId;
-    const answer = await keyport.verify(body.data.message, body.data.signature, requestId, clientIp(event));
+    const answer = await keyport.verify(body.data.message, body.data.signature, requestId, {
+      clientIp: clientIp(event),
+      userAgent: event.req.headers.get("user-agent") ?? undefined,
+    });
     if (!answer.ok) return refusal(answer, requestId);
     const { token, ...session } = answer.value;
     // Signing in again (another account, or after an account change) ends the session it replaces.

@@ -16,6 +16,12 @@ export interface SessionInfo {
   expiresAt: Date;
 }
 
+/** The browser a sign-in came from, as the proxy saw it (undefined: unknown or not sent). */
+export interface BrowserOrigin {
+  clientIp: string | undefined;
+  userAgent: string | undefined;
+}
+
 /** The server's answer to a call: what it said (status and envelope) when it refused. */
 export type KeyportAnswer<T> = { ok: true; value: T } | { ok: false; status: number; error: ErrorEnvelope };
 
@@ -36,14 +42,15 @@ export interface ForwardRequest {
  */
 export interface KeyportClient {
   /**
-   * `POST /auth/verify`: a signed EIP-4361 message for a session token. `clientIp` goes on as
-   * `X-Forwarded-For`, so the server counts refused sign-ins per browser, not per proxy.
+   * `POST /auth/verify`: a signed EIP-4361 message for a session token. The browser's address goes
+   * on as `X-Forwarded-For` (so the server counts refused sign-ins per browser, not per proxy) and its
+   * `User-Agent` as `User-Agent`: the session the server lists is the browser's, not the proxy's.
    */
   verify(
     message: string,
     signature: string,
     requestId: string | undefined,
-    clientIp: string | undefined,
+    browser: BrowserOrigin,
   ): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
   /** `GET /auth/session`: who the token belongs to, until when. */
   session(token: string, requestId: string | undefined): Promise<KeyportAnswer<SessionInfo>>;
@@ -72,11 +79,12 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
     requestId: string | undefined,
     token?: string,
     body?: unknown,
-    clientIp?: string,
+    browser?: BrowserOrigin,
   ): Promise<KeyportAnswer<T>> => {
     const headers: Record<string, string> = { accept: "application/json" };
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
-    if (clientIp !== undefined) headers["x-forwarded-for"] = clientIp;
+    if (browser?.clientIp !== undefined) headers["x-forwarded-for"] = browser.clientIp;
+    if (browser?.userAgent !== undefined) headers["user-agent"] = browser.userAgent;
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
@@ -114,8 +122,8 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
   };
 
   return {
-    verify: (message, signature, requestId, clientIp) =>
-      call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }, clientIp),
+    verify: (message, signature, requestId, browser) =>
+      call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }, browser),
     session: (token, requestId) => call("GET", "/auth/session", sessionSchema, requestId, token),
     logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
     async forward(request) {

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 import { launchBrowser, NO_PROBLEMS, openSession, type Session } from "./browser.js";
 import { signIn } from "./flows.js";
 import { type Stack, startStack } from "./stack.js";
+import type { TestWalletOptions } from "./test-wallet.js";
 
 /** What {@link useDashboardSuite} opens for the tests of one `describe`. */
 export interface Suite {
@@ -17,6 +18,8 @@ export interface SuiteOptions {
   serverEnv?: Record<string, string>;
   /** The session's viewport (openSession's default otherwise). */
   viewport?: { width: number; height: number };
+  /** How the session's test wallet starts (openSession's default otherwise). */
+  wallet?: TestWalletOptions;
   /** Opens the dashboard and signs in before the first test. */
   signIn?: boolean;
   /** Runs after the session opens and before any sign-in (listeners that must see the first request). */
@@ -33,7 +36,7 @@ export function useDashboardSuite(options: SuiteOptions, opened: (suite: Suite) 
   beforeAll(async () => {
     const stack = await startStack(inject("dashboardDir"), options.serverEnv);
     const browser = await launchBrowser();
-    const session = await openSession(browser, stack.origin, options.viewport);
+    const session = await openSession(browser, stack.origin, options.viewport, options.wallet);
     suite = { stack, browser, session };
     opened(suite);
     await options.prepare?.(suite);

@@ -21,6 +21,8 @@ interface WalletPageOptions {
 export interface TestWalletOptions {
   /** The chain it is on (default 1); `wallet_switchEthereumChain` moves it, as a real wallet would. */
   chainId?: number;
+  /** The account's key, to sign in as one wallet from several contexts (a new random one by default). */
+  privateKey?: Hex;
 }
 
 // Runs in the page before its own scripts (serialised by Playwright: no closure over Node values).
@@ -101,7 +103,7 @@ export async function installTestWallet(
   context: BrowserContext,
   options: TestWalletOptions = {},
 ): Promise<TestWallet> {
-  const account = privateKeyToAccount(generatePrivateKey());
+  const account = privateKeyToAccount(options.privateKey ?? generatePrivateKey());
   const signed: string[] = [];
   await context.exposeFunction(SIGN_FUNCTION, async (message: unknown): Promise<Hex> => {
     if (typeof message !== "string" || !isHex(message)) throw new Error("personal_sign takes hex data");

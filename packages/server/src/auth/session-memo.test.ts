@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createSessionMemo } from "./session-memo.js";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
-const live = { wallet: "0xA", expiresAt: new Date("2026-11-24T13:00:00Z") };
+const live = { wallet: "0xA", expiresAt: new Date("2026-11-24T13:00:00Z"), lastSeenAt: NOW };
 
 describe("session memo", () => {
   it("answers a remembered session until it expires", () => {

@@ -1,9 +1,20 @@
 import { TRPCError } from "@trpc/server";
 import type { SiweRefusal } from "../auth/siwe.js";
+import { boundUserAgent } from "../auth/user-agent.js";
 import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { RetryAfter, secondsUntil } from "../ratelimit/retry-after.js";
-import { logoutOutput, nonceOutput, sessionOutput, verifyInput, verifyOutput } from "../schemas/auth.js";
+import {
+  endOtherSessionsOutput,
+  endSessionInput,
+  endSessionOutput,
+  logoutOutput,
+  nonceOutput,
+  sessionOutput,
+  sessionsOutput,
+  verifyInput,
+  verifyOutput,
+} from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
@@ -63,9 +74,27 @@ export const authHttp = {
     errors: [401, 413, 415],
     security: "session",
   },
+  sessions: { method: "GET", path: "/auth/sessions", successStatus: 200, errors: [401], security: "session" },
+  endSession: {
+    method: "DELETE",
+    path: "/auth/sessions/{id}",
+    successStatus: 200,
+    errors: [401, 404],
+    security: "session",
+  },
+  endOtherSessions: {
+    method: "POST",
+    path: "/auth/logout-others",
+    successStatus: 200,
+    errors: [401, 413, 415],
+    security: "session",
+  },
 } as const satisfies Record<string, HttpPolicy>;
 
-/** Sign-In with Ethereum: nonce, verify (returns a session token), session (who am I), logout. */
+/**
+ * Sign-In with Ethereum: nonce, verify (returns a session token), session (who am I), logout; and the
+ * wallet's sessions: list them, end one, end every other.
+ */
 export const authRouter = router({
   nonce: publicProcedure
     .meta(
@@ -113,7 +142,10 @@ export const authRouter = router({
           checked.check,
           nonceClaimed ? { claimed: true } : { claimed: false, unclaimed: checked.nonce },
         );
-      const session = await ctx.sessions.create(checked.address, checked.expirationTime);
+      const session = await ctx.sessions.create(checked.address, checked.expirationTime, {
+        userAgent: boundUserAgent(ctx.userAgent),
+        ip: ctx.clientIp() ?? null,
+      });
       return { token: session.token, wallet: checked.address, expiresAt: session.expiresAt };
     }),
 
@@ -144,4 +176,47 @@ export const authRouter = router({
       await ctx.sessions.revoke(ctx.wallet, ctx.bearerToken);
       return { ok: true as const };
     }),
+
+  sessions: sessionProcedure
+    .meta(
+      openApiMeta(authHttp.sessions, {
+        tags: ["auth"],
+        summary: "List the wallet's sessions",
+        description:
+          "The live (unexpired, not ended) sessions of the bearer's wallet, newest first: a public `id` (never the token or its hash), when each signed in, was last seen (to within a minute) and ends, the User-Agent and client address of its sign-in, and `current` for the bearer's own.",
+      }),
+    )
+    .input(noInput)
+    .output(sessionsOutput)
+    .query(async ({ ctx }) => ({ sessions: await ctx.sessions.list(ctx.wallet, ctx.bearerToken) })),
+
+  endSession: sessionProcedure
+    .meta(
+      openApiMeta(authHttp.endSession, {
+        tags: ["auth"],
+        summary: "End one of the wallet's sessions",
+        description:
+          "Ends the wallet's live session of this id, as a sign-out does (its token gets 401 from the next request, on every instance; `session.ended` is recorded). The bearer's own session may be ended too. An id that is unknown, already ended, or another wallet's is 404.",
+      }),
+    )
+    .input(endSessionInput)
+    .output(endSessionOutput)
+    .mutation(async ({ ctx, input }) => {
+      if (!(await ctx.sessions.end(ctx.wallet, input.id)))
+        throw new TRPCError({ code: "NOT_FOUND", message: "No such session" });
+      return { ok: true as const };
+    }),
+
+  endOtherSessions: sessionProcedure
+    .meta(
+      openApiMeta(authHttp.endOtherSessions, {
+        tags: ["auth"],
+        summary: "End every other session of the wallet",
+        description:
+          "Ends every live session of the bearer's wallet but the bearer's own, each as a sign-out does; answers how many ended (0 when there were none).",
+      }),
+    )
+    .input(noInput)
+    .output(endOtherSessionsOutput)
+    .mutation(async ({ ctx }) => ({ ended: await ctx.sessions.endOthers(ctx.wallet, ctx.bearerToken) })),
 });

@@ -7,7 +7,7 @@ import {
   rollKeyInput,
   updateKeyInput,
 } from "../schemas/api-key.js";
-import { verifyInput } from "../schemas/auth.js";
+import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
@@ -55,6 +55,9 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(authHttp.verify, verifyInput, (caller, input) => caller.auth.verify(input)),
   restRoute(authHttp.session, noInput, (caller, input) => caller.auth.session(input)),
   restRoute(authHttp.logout, noInput, (caller, input) => caller.auth.logout(input)),
+  restRoute(authHttp.sessions, noInput, (caller, input) => caller.auth.sessions(input)),
+  restRoute(authHttp.endSession, endSessionInput, (caller, input) => caller.auth.endSession(input)),
+  restRoute(authHttp.endOtherSessions, noInput, (caller, input) => caller.auth.endOtherSessions(input)),
   restRoute(keysHttp.create, createKeyInput, (caller, input) => caller.keys.create(input)),
   restRoute(keysHttp.list, listKeysInput, (caller, input) => caller.keys.list(input)),
   restRoute(keysHttp.update, updateKeyInput, (caller, input) => caller.keys.update(input)),

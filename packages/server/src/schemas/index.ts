@@ -23,7 +23,21 @@ export {
   updateKeyOutput,
 } from "./api-key.js";
 // Sign-in.
-export { logoutOutput, nonceOutput, sessionOutput, verifyInput, verifyOutput } from "./auth.js";
+export {
+  endOtherSessionsOutput,
+  endSessionInput,
+  endSessionOutput,
+  logoutOutput,
+  nonceOutput,
+  SESSION_ID_PATTERN,
+  sessionId,
+  sessionOutput,
+  sessionsOutput,
+  verifyInput,
+  verifyOutput,
+  type WalletSession,
+  walletSession,
+} from "./auth.js";
 // Common shapes.
 export {
   KEY_ID_PATTERN,

@@ -9,6 +9,7 @@ const LINKS = [
   { to: "/keys", label: "Keys" },
   { to: "/usage", label: "Usage" },
   { to: "/events", label: "Activity" },
+  { to: "/sessions", label: "Sessions" },
   { to: "/markets", label: "Markets" },
   { to: "/chat", label: "Chat" },
 ] as const;

@@ -1,0 +1,6 @@
+import { SessionsView } from "../features/sessions/SessionsView";
+
+/** `/sessions` (lazy-loaded: most visits never open it). */
+export function SessionsRoute() {
+  return <SessionsView />;
+}
