@@ -12,6 +12,7 @@ import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
 import { createKeyStore } from "./keys/key-store.js";
+import type { TopUpService } from "./payments/top-up-service.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
@@ -25,6 +26,7 @@ export function createProcedureServices(
   siwe: SiweSettings,
   verification: VerificationServices,
   logger: Logger,
+  topUps: TopUpService,
 ): ProcedureServices {
   const { db } = database;
   return {
@@ -58,5 +60,6 @@ export function createProcedureServices(
     ),
     usage: createUsageReader(db, rawQuery),
     verifier: verification.verifier,
+    topUps,
   };
 }

@@ -13,6 +13,8 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.roll": true,
   "keys.update": true,
   "keys.verify": true,
+  "keys.topUp": true,
+  "keys.topUpQuote": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,

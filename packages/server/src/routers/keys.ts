@@ -15,6 +15,7 @@ import {
 } from "../schemas/api-key.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
+import { topUpProcedures } from "./top-up.js";
 
 const NOT_FOUND = "No such key";
 
@@ -232,4 +233,6 @@ export const keysRouter = router({
     .input(verifyKeyInput)
     .output(verification)
     .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, input, ctx.deadline)),
+
+  ...topUpProcedures,
 });

@@ -10,6 +10,7 @@ import {
 import { verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { getWalletLimitsInput, setWalletLimitsInput } from "../schemas/wallet-limits.js";
@@ -18,6 +19,7 @@ import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
+import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 
 /** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
@@ -58,6 +60,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.update, updateKeyInput, (caller, input) => caller.keys.update(input)),
   restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),
   restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
+  restRoute(topUpHttp.topUp, topUpInput, (caller, input) => caller.keys.topUp(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
