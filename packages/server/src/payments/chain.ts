@@ -47,7 +47,7 @@ export function createPaymentChain(settings: PaymentSettings): PaymentChain {
     parseEventLogs({ abi: EIP3009_ABI, eventName: "AuthorizationUsed", logs }).some(
       (log) =>
         getAddress(log.address) === asset &&
-        getAddress(log.args.authorizer) === payer &&
+        getAddress(log.args.authorizer) === getAddress(payer) &&
         log.args.nonce.toLowerCase() === nonce.toLowerCase(),
     );
   return {

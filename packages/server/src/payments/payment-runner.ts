@@ -55,7 +55,8 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
     } catch {
       return { kind: "open" };
     }
-    if (!confirmed.ok) return fromChain(row, `The settlement failed: ${confirmed.reason}`);
+    // The authorization may still be spent by another transaction (a facilitator's retry): never this one again.
+    if (!confirmed.ok) return fromChain(row, `The settlement failed: ${confirmed.reason}`, undefined, transaction);
     return { kind: "answered", answer: await creditPayment(db, balances, row, transaction, new Date()) };
   }
 
@@ -64,6 +65,7 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
     row: PaymentRow,
     refusal?: string,
     work?: PaymentWork["payment"],
+    failedTransaction?: Hex,
   ): Promise<RunOutcome> {
     let state: Awaited<ReturnType<PaymentChain["authorization"]>>;
     try {
@@ -73,6 +75,9 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
     }
     if (state.used) {
       if (state.transaction === null) return { kind: "open" };
+      if (state.transaction === failedTransaction) {
+        return close(row, { kind: "refused", message: refusal ?? "The settlement failed" });
+      }
       await store.settled(row.id, state.transaction, new Date());
       return confirmAndCredit(row, state.transaction);
     }

@@ -5,11 +5,11 @@ import type { Db } from "../db/database.js";
 import type { Env } from "../env.js";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { createPaymentChain } from "./chain.js";
-import { createEvmSigner } from "./evm-signer.js";
+import { createSettlerSigner } from "./evm-signer.js";
 import { createPaymentRunner } from "./payment-runner.js";
 import { createPaymentStore } from "./payment-store.js";
 import { startPaymentReconciler } from "./reconcile.js";
-import { paymentSettingsOf } from "./settings.js";
+import { MAX_TIMEOUT_SECONDS, paymentSettingsOf } from "./settings.js";
 import type { Settler } from "./settler.js";
 import { createInProcessSettler } from "./settler-in-process.js";
 import { createUrlSettler } from "./settler-url.js";
@@ -41,7 +41,17 @@ export function createPaymentServices(options: PaymentServicesOptions): {
   const settler: Settler =
     settings.settlement.kind === "url"
       ? createUrlSettler(settings.settlement.url)
-      : createInProcessSettler(settings, createEvmSigner(settings));
+      : createInProcessSettler(
+          settings,
+          createSettlerSigner({
+            privateKey: settings.settlement.privateKey,
+            rpcUrl: settings.rpcUrl,
+            chainId: settings.chainId,
+            // A receipt is polled for a few times a block on a local chain, once a block on Base.
+            pollingIntervalMs: 250,
+            confirmationTimeoutMs: MAX_TIMEOUT_SECONDS * 1000,
+          }),
+        );
   const store = createPaymentStore(db);
   const chain = createPaymentChain(settings);
   const runner = createPaymentRunner({ db, balances, store, chain, settler });
