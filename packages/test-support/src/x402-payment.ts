@@ -1,0 +1,48 @@
+import { x402Client } from "@x402/core/client";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import type { LocalAccount } from "viem";
+
+/** A signed x402 v2 payment: the payload, and the same as the base64 `PAYMENT-SIGNATURE` header value. */
+export interface SignedPayment {
+  payload: PaymentPayload;
+  header: string;
+}
+
+export interface SignPaymentOptions {
+  /**
+   * Seconds from now until the authorization's `validBefore`, instead of the requirement's
+   * `maxTimeoutSeconds` (what real clients use). 0 signs one that x402's facilitator already counts as
+   * expired (it wants 6 seconds left); `accepted` still echoes the requirement unchanged.
+   */
+  expiresInSeconds?: number;
+}
+
+/**
+ * Signs an x402 v2 "exact" EVM payment (an EIP-3009 `TransferWithAuthorization`) for the first of
+ * `paymentRequired.accepts`, as a real x402 client does: @x402/core's client with @x402/evm's exact client
+ * scheme, the account signing locally. A fresh random nonce each call, valid from 10 minutes ago until
+ * `maxTimeoutSeconds` from now. Spend controls are off: the test token is not one of x402's known assets.
+ * @example const { header } = await signPayment(payer, decodePaymentRequiredHeader(response.headers.get("payment-required") ?? ""));
+ */
+export async function signPayment(
+  account: LocalAccount,
+  paymentRequired: PaymentRequired,
+  options: SignPaymentOptions = {},
+): Promise<SignedPayment> {
+  const [requirement] = paymentRequired.accepts;
+  if (!requirement) throw new Error("paymentRequired.accepts is empty");
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: account });
+  client.setSpendControls(false);
+  const { expiresInSeconds } = options;
+  if (expiresInSeconds === undefined) {
+    const payload = await client.createPaymentPayload(paymentRequired);
+    return { payload, header: encodePaymentSignatureHeader(payload) };
+  }
+  const shortLived = { ...requirement, maxTimeoutSeconds: expiresInSeconds };
+  const signed = await client.createPaymentPayload({ ...paymentRequired, accepts: [shortLived] });
+  const payload = { ...signed, accepted: requirement };
+  return { payload, header: encodePaymentSignatureHeader(payload) };
+}
