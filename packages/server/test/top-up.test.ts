@@ -10,11 +10,15 @@ import { type Address, getAddress, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
+import {
+  type FacilitatorStandIn,
+  REFUSED_REASON,
+  startFacilitatorStandIn,
+} from "./support/facilitator-stand-in.js";
 import { createKeyOver, trpcClient } from "./support/keys.js";
 import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
 import {
   alteredRequirement,
-  expiredPayment,
   paymentsEnv,
   requiredOf,
   topUpOver,
@@ -235,8 +239,8 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
         expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message });
         expect(requiredOf(answer.headers).accepts[0]?.amount).toBe("5000000");
       }
-      const expired = await expiredPayment(payer, wanted);
-      const answer = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, expired);
+      const expired = await signPayment(payer, wanted, { expiresInSeconds: 1 });
+      const answer = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, expired.header);
       expect(answer.status).toBe(402);
       expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message: "The payment authorization has expired" });
       const garbage = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, "bm90IGEgcGF5bWVudA==");
@@ -334,5 +338,68 @@ describeDatabases("top-ups that cannot be settled", (target) => {
     const list = await request(down.baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
     const keys = (list.body as { keys: KeyBody["apiKey"][] }).keys;
     expect(keys.find((key) => key.id === apiKey.id)?.credits?.remaining).toBe(7);
+  });
+});
+
+describeDatabases("top-ups settled by an x402 facilitator over HTTP", (target) => {
+  let facilitator: FacilitatorStandIn;
+  let server: TestServer;
+  let down: TestServer;
+  let owner: { token: string; wallet: string };
+  beforeAll(async () => {
+    facilitator = await startFacilitatorStandIn({ rpcUrl: anvil.url, chainId: anvil.chainId });
+    const { PAYMENTS_SETTLER_PRIVATE_KEY: _, ...onChain } = paymentsEnv(token, anvil.url, payTo, settlerKey);
+    server = await startTestServer(target, { ...onChain, PAYMENTS_FACILITATOR_URL: facilitator.url });
+    down = await startTestServer(target, {
+      ...onChain,
+      PAYMENTS_FACILITATOR_URL: `http://127.0.0.1:${await closedPort()}`,
+    });
+    owner = await signIn(server.baseUrl);
+  });
+  afterAll(async () => {
+    await Promise.all([server?.close(), down?.close(), facilitator?.close()]);
+  });
+
+  async function pay(baseUrl: string, remaining: number) {
+    const { apiKey } = await createKeyOver(baseUrl, owner.token, { name: "m", credits: { remaining } });
+    const payer = await fundedPayer();
+    const unpaid = await topUpOver(baseUrl, apiKey.id, "4", { token: owner.token });
+    const payment = await signPayment(payer, requiredOf(unpaid.headers));
+    const answer = await topUpOver(baseUrl, apiKey.id, "4", { token: owner.token }, payment.header);
+    const list = await request(baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
+    const keys = (list.body as { keys: KeyBody["apiKey"][] }).keys;
+    return { answer, payer, payment, apiKey, remaining: keys.find((key) => key.id === apiKey.id)?.credits?.remaining };
+  }
+
+  it("tops up through the facilitator, and a replay adds nothing", async () => {
+    facilitator.setMode("working");
+    const first = await pay(server.baseUrl, 1);
+    expect(first.answer.status).toBe(200);
+    expect(first.remaining).toBe(4001);
+    expect(await token.balanceOf(first.payer.address)).toBe(tokens(96));
+    const settles = facilitator.calls.settle;
+    const again = await topUpOver(server.baseUrl, first.apiKey.id, "4", { token: owner.token }, first.payment.header);
+    expect(again.status).toBe(200);
+    expect(facilitator.calls.settle).toBe(settles);
+  });
+
+  it("answers 402 with the facilitator's reason when it refuses to settle, and credits nothing", async () => {
+    facilitator.setMode("refusing");
+    const { answer, payer, remaining } = await pay(server.baseUrl, 1);
+    expect(answer.status).toBe(402);
+    expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message: `The payment was refused: ${REFUSED_REASON}` });
+    expect(remaining).toBe(1);
+    expect(await token.balanceOf(payer.address)).toBe(tokens(100));
+  });
+
+  it("answers 503 when the facilitator fails or is down, and credits nothing", async () => {
+    facilitator.setMode("failing");
+    for (const baseUrl of [server.baseUrl, down.baseUrl]) {
+      const { answer, payer, remaining } = await pay(baseUrl, 1);
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+      expect(remaining).toBe(1);
+      expect(await token.balanceOf(payer.address)).toBe(tokens(100));
+    }
   });
 });

@@ -1,10 +1,9 @@
 import { request } from "@keyport/test-support/http";
 import type { TestUsdc } from "@keyport/test-support/test-usdc";
-import { TEST_USDC_DOMAIN, TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
-import { type Address, getAddress, type Hex, type LocalAccount, toHex } from "viem";
-import { randomBytes } from "node:crypto";
+import { TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import type { Address, Hex } from "viem";
 
 /** Settings that turn payments on against `usdc`, settling in-process from `settlerKey`. */
 export function paymentsEnv(usdc: TestUsdc, rpcUrl: string, payTo: Address, settlerKey: Hex): Record<string, string> {
@@ -37,51 +36,6 @@ export function requiredOf(headers: Headers): PaymentRequired {
   const header = headers.get("payment-required");
   if (header === null) throw new Error("no PAYMENT-REQUIRED header");
   return decodePaymentRequiredHeader(header);
-}
-
-/**
- * A PAYMENT-SIGNATURE whose EIP-3009 authorization expired `secondsAgo` ago, signed by `payer` for
- * the first requirement of `required` (x402's client only signs authorizations valid from now).
- */
-export async function expiredPayment(payer: LocalAccount, required: PaymentRequired, secondsAgo = 60) {
-  const accepted = required.accepts[0];
-  if (accepted === undefined || payer.signTypedData === undefined) throw new Error("nothing to sign");
-  const now = Math.floor(Date.now() / 1000);
-  const authorization = {
-    from: payer.address,
-    to: getAddress(accepted.payTo),
-    value: accepted.amount,
-    validAfter: String(now - 600),
-    validBefore: String(now - secondsAgo),
-    nonce: toHex(randomBytes(32)),
-  };
-  const signature = await payer.signTypedData({
-    domain: { ...TEST_USDC_DOMAIN, chainId: Number(accepted.network.split(":")[1]), verifyingContract: getAddress(accepted.asset) },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
-    primaryType: "TransferWithAuthorization",
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
-  const payload: PaymentPayload = {
-    x402Version: 2,
-    resource: required.resource,
-    accepted,
-    payload: { signature, authorization },
-  };
-  return encodePaymentSignatureHeader(payload);
 }
 
 /** `required` with its first requirement changed by `change` (a payment for something else). */
