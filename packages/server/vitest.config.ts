@@ -27,6 +27,8 @@ export const slowTests = [
   "test/contract-wallet.test.ts",
   // anvil, a token deployed on it, and settlements that wait for blocks.
   "test/top-up.test.ts",
+  // Child processes killed mid-settlement and started again.
+  "test/top-up-restart.test.ts",
 ];
 
 /** Settings both tiers share. */
