@@ -13,7 +13,7 @@ import { z } from "zod";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
 import { createKeyOver } from "./support/keys.js";
 import { type ServerProcess, spawnServer } from "./support/process.js";
-import { paymentsEnv, requiredOf, topUpOver, usdc as tokens } from "./support/top-up.js";
+import { paymentsEnv, requiredOf, usdc as tokens, topUpOver } from "./support/top-up.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +36,10 @@ describe("a top-up whose process dies between mining and crediting", () => {
       database = { env: { DATABASE_URL: created.url }, remove: created.drop };
     } else {
       const dir = mkdtempSync(join(tmpdir(), "keyport-top-up-restart-"));
-      database = { env: { DATA_DIR: dir }, remove: async () => rmSync(dir, { recursive: true, force: true }) };
+      database = {
+        env: { DATA_DIR: dir },
+        remove: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     }
   });
   afterAll(async () => {
@@ -59,7 +62,10 @@ describe("a top-up whose process dies between mining and crediting", () => {
   it("credits the payment once on the next start, and a replay adds nothing", async () => {
     const first = await start();
     const owner = await signIn(first.baseUrl);
-    const { apiKey } = await createKeyOver(first.baseUrl, owner.token, { name: "m", credits: { remaining: 10 } });
+    const { apiKey } = await createKeyOver(first.baseUrl, owner.token, {
+      name: "m",
+      credits: { remaining: 10 },
+    });
     const payer = privateKeyToAccount(generatePrivateKey());
     await token.mint(payer.address, tokens(100));
     const unpaid = await topUpOver(first.baseUrl, apiKey.id, "5", { token: owner.token });
@@ -81,7 +87,9 @@ describe("a top-up whose process dies between mining and crediting", () => {
 
     const second = await start();
     const remainingOf = async () => {
-      const { body } = await request(second.baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
+      const { body } = await request(second.baseUrl, "GET", `/api-keys/${owner.wallet}`, {
+        token: owner.token,
+      });
       const keys = (body as { keys: { id: string; credits: { remaining: number } | null }[] }).keys;
       return keys.find((key) => key.id === apiKey.id)?.credits?.remaining;
     };

@@ -17,13 +17,7 @@ import {
 } from "./support/facilitator-stand-in.js";
 import { createKeyOver, trpcClient } from "./support/keys.js";
 import { removeRedisKeys, sharedRedisEnv, startTestServer, type TestServer } from "./support/server.js";
-import {
-  alteredRequirement,
-  paymentsEnv,
-  requiredOf,
-  topUpOver,
-  usdc as tokens,
-} from "./support/top-up.js";
+import { alteredRequirement, paymentsEnv, requiredOf, usdc as tokens, topUpOver } from "./support/top-up.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
@@ -84,7 +78,9 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       })) as unknown as KeyBody;
 
     async function remainingOf(id: string): Promise<number | undefined> {
-      const { body } = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
+      const { body } = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}`, {
+        token: owner.token,
+      });
       const keys = (body as { keys: KeyBody["apiKey"][] }).keys;
       return keys.find((key) => key.id === id)?.credits?.remaining;
     }
@@ -135,18 +131,33 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       });
       expect(body.apiKey.credits?.remaining).toBe(5010);
       const settled = decodePaymentResponseHeader(answer.headers.get("payment-response") ?? "");
-      expect(settled).toMatchObject({ success: true, transaction: body.topUp.transaction, network: token.network });
+      expect(settled).toMatchObject({
+        success: true,
+        transaction: body.topUp.transaction,
+        network: token.network,
+      });
       expect(await token.balanceOf(payer.address)).toBe(tokens(95));
       expect((await token.balanceOf(payTo)) - payToBefore).toBe(tokens(5));
       expect(await remainingOf(apiKey.id)).toBe(5010);
 
-      const events = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}/events?keyId=${apiKey.id}`, {
-        token: owner.token,
-      });
-      const [event] = (events.body as { events: { action: string; changes: Record<string, unknown> }[] }).events;
+      const events = await request(
+        server.baseUrl,
+        "GET",
+        `/api-keys/${owner.wallet}/events?keyId=${apiKey.id}`,
+        {
+          token: owner.token,
+        },
+      );
+      const [event] = (events.body as { events: { action: string; changes: Record<string, unknown> }[] })
+        .events;
       expect(event).toMatchObject({
         action: "key.topped_up",
-        changes: { amount: "5", credits: 5000, payer: payer.address.toLowerCase(), transaction: body.topUp.transaction },
+        changes: {
+          amount: "5",
+          credits: 5000,
+          payer: payer.address.toLowerCase(),
+          transaction: body.topUp.transaction,
+        },
       });
       expect(JSON.stringify(events.body)).not.toContain(payment.header);
     });
@@ -192,7 +203,11 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
         resource: { url: "https://api.example/anything" },
         accepts: [{ ...quote.requirement, network: token.network }],
       });
-      const answer = await client.keys.topUp.mutate({ id: apiKey.id, amount: "1.5", payment: payment.header });
+      const answer = await client.keys.topUp.mutate({
+        id: apiKey.id,
+        amount: "1.5",
+        payment: payment.header,
+      });
       expect(answer.topUp).toMatchObject({ amount: "1.5", credits: 1500 });
       expect(answer.apiKey.credits?.remaining).toBe(1501);
       await expect(client.keys.topUp.mutate({ id: apiKey.id, amount: "1.5" })).rejects.toMatchObject({
@@ -234,7 +249,13 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       ];
       for (const [requirement, message] of cases) {
         const payment = await signPayment(payer, requirement);
-        const answer = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, payment.header);
+        const answer = await topUpOver(
+          server.baseUrl,
+          apiKey.id,
+          "5",
+          { token: owner.token },
+          payment.header,
+        );
         expect(answer.status).toBe(402);
         expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message });
         expect(requiredOf(answer.headers).accepts[0]?.amount).toBe("5000000");
@@ -242,8 +263,17 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       const expired = await signPayment(payer, wanted, { expiresInSeconds: 1 });
       const answer = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, expired.header);
       expect(answer.status).toBe(402);
-      expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message: "The payment authorization has expired" });
-      const garbage = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, "bm90IGEgcGF5bWVudA==");
+      expect(answer.body).toEqual({
+        code: "PAYMENT_REQUIRED",
+        message: "The payment authorization has expired",
+      });
+      const garbage = await topUpOver(
+        server.baseUrl,
+        apiKey.id,
+        "5",
+        { token: owner.token },
+        "bm90IGEgcGF5bWVudA==",
+      );
       expect(garbage.status).toBe(402);
       expect(await token.balanceOf(payer.address)).toBe(tokens(100));
       expect(await remainingOf(apiKey.id)).toBe(10);
@@ -256,7 +286,9 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       await token.setBlocked(payer.address, true);
       const answer = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, payment.header);
       expect(answer.status).toBe(402);
-      expect((answer.body as { message: string }).message).toMatch(/^The (payment was refused|settlement failed): /);
+      expect((answer.body as { message: string }).message).toMatch(
+        /^The (payment was refused|settlement failed): /,
+      );
       expect(await token.balanceOf(payer.address)).toBe(tokens(100));
       expect(await remainingOf(apiKey.id)).toBe(10);
       const again = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token }, payment.header);
@@ -269,7 +301,9 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       const wanted = await required(apiKey.id, "1");
       const payments = await Promise.all(payers.map((payer) => signPayment(payer, wanted)));
       const answers = await Promise.all(
-        payments.map((payment) => topUpOver(server.baseUrl, apiKey.id, "1", { token: owner.token }, payment.header)),
+        payments.map((payment) =>
+          topUpOver(server.baseUrl, apiKey.id, "1", { token: owner.token }, payment.header),
+        ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
       expect(await remainingOf(apiKey.id)).toBe(20_000);
@@ -286,7 +320,9 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
         ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-      const topUps = new Set(answers.map((answer) => JSON.stringify((answer.body as { topUp: unknown }).topUp)));
+      const topUps = new Set(
+        answers.map((answer) => JSON.stringify((answer.body as { topUp: unknown }).topUp)),
+      );
       expect(topUps.size).toBe(1);
       expect(await remainingOf(apiKey.id)).toBe(3000);
       expect(await token.balanceOf(payer.address)).toBe(tokens(97));
@@ -318,15 +354,23 @@ describeDatabases("top-ups that cannot be settled", (target) => {
   });
 
   it("answers 501 while payments are off, after the key's own checks", async () => {
-    const { apiKey } = await createKeyOver(off.baseUrl, owner.token, { name: "m", credits: { remaining: 1 } });
-    expect((await topUpOver(off.baseUrl, "key_doesnotexist000000", "5", { token: owner.token })).status).toBe(404);
+    const { apiKey } = await createKeyOver(off.baseUrl, owner.token, {
+      name: "m",
+      credits: { remaining: 1 },
+    });
+    expect((await topUpOver(off.baseUrl, "key_doesnotexist000000", "5", { token: owner.token })).status).toBe(
+      404,
+    );
     const answer = await topUpOver(off.baseUrl, apiKey.id, "5", { token: owner.token });
     expect(answer.status).toBe(501);
     expect(answer.body).toMatchObject({ code: "NOT_IMPLEMENTED" });
   });
 
   it("answers 503 when the chain does not answer, and credits nothing", async () => {
-    const { apiKey } = await createKeyOver(down.baseUrl, owner.token, { name: "m", credits: { remaining: 7 } });
+    const { apiKey } = await createKeyOver(down.baseUrl, owner.token, {
+      name: "m",
+      credits: { remaining: 7 },
+    });
     const payer = await fundedPayer();
     const unpaid = await topUpOver(down.baseUrl, apiKey.id, "5", { token: owner.token });
     const payment = await signPayment(payer, requiredOf(unpaid.headers));
@@ -368,7 +412,13 @@ describeDatabases("top-ups settled by an x402 facilitator over HTTP", (target) =
     const answer = await topUpOver(baseUrl, apiKey.id, "4", { token: owner.token }, payment.header);
     const list = await request(baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
     const keys = (list.body as { keys: KeyBody["apiKey"][] }).keys;
-    return { answer, payer, payment, apiKey, remaining: keys.find((key) => key.id === apiKey.id)?.credits?.remaining };
+    return {
+      answer,
+      payer,
+      payment,
+      apiKey,
+      remaining: keys.find((key) => key.id === apiKey.id)?.credits?.remaining,
+    };
   }
 
   it("tops up through the facilitator, and a replay adds nothing", async () => {
@@ -378,7 +428,13 @@ describeDatabases("top-ups settled by an x402 facilitator over HTTP", (target) =
     expect(first.remaining).toBe(4001);
     expect(await token.balanceOf(first.payer.address)).toBe(tokens(96));
     const settles = facilitator.calls.settle;
-    const again = await topUpOver(server.baseUrl, first.apiKey.id, "4", { token: owner.token }, first.payment.header);
+    const again = await topUpOver(
+      server.baseUrl,
+      first.apiKey.id,
+      "4",
+      { token: owner.token },
+      first.payment.header,
+    );
     expect(again.status).toBe(200);
     expect(facilitator.calls.settle).toBe(settles);
   });
@@ -387,7 +443,10 @@ describeDatabases("top-ups settled by an x402 facilitator over HTTP", (target) =
     facilitator.setMode("refusing");
     const { answer, payer, remaining } = await pay(server.baseUrl, 1);
     expect(answer.status).toBe(402);
-    expect(answer.body).toEqual({ code: "PAYMENT_REQUIRED", message: `The payment was refused: ${REFUSED_REASON}` });
+    expect(answer.body).toEqual({
+      code: "PAYMENT_REQUIRED",
+      message: `The payment was refused: ${REFUSED_REASON}`,
+    });
     expect(remaining).toBe(1);
     expect(await token.balanceOf(payer.address)).toBe(tokens(100));
   });

@@ -107,7 +107,8 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
 function forwardTimeoutMs(procedures: readonly string[]): number | undefined {
   let longest: number | undefined;
   for (const [path, ms] of Object.entries(FORWARD_TIMEOUT_MS)) {
-    if (procedures.includes(path) && ms !== undefined && (longest === undefined || ms > longest)) longest = ms;
+    if (procedures.includes(path) && ms !== undefined && (longest === undefined || ms > longest))
+      longest = ms;
   }
   return longest;
 }

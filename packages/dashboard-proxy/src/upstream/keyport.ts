@@ -127,7 +127,10 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
           headers: request.headers,
           body: request.body,
           redirect: "manual",
-          signal: AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs)]),
+          signal: AbortSignal.any([
+            request.signal,
+            AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs),
+          ]),
         });
         return { ok: true, value: response };
       } catch (error) {

@@ -56,7 +56,8 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
       return { kind: "open" };
     }
     // The authorization may still be spent by another transaction (a facilitator's retry): never this one again.
-    if (!confirmed.ok) return fromChain(row, `The settlement failed: ${confirmed.reason}`, undefined, transaction);
+    if (!confirmed.ok)
+      return fromChain(row, `The settlement failed: ${confirmed.reason}`, undefined, transaction);
     return { kind: "answered", answer: await creditPayment(db, balances, row, transaction, new Date()) };
   }
 

@@ -29,15 +29,21 @@ export async function reconcilePayments(store: PaymentStore, runner: PaymentRunn
  * that). `stop()` waits for a pass under way.
  */
 export function startPaymentReconciler(store: PaymentStore, runner: PaymentRunner, logger: Logger) {
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | undefined;
   let stopped = false;
   const pass = () => {
-    running = reconcilePayments(store, runner).then(
-      (answered) => {
-        if (answered > 0) logger.info({ payments: answered }, "payments reconciled");
-      },
-      (error: unknown) => logger.error({ err: errorSummary(error) }, "payment reconciliation failed"),
-    );
+    // A pass still under way (a slow chain) is not doubled.
+    if (running !== undefined) return;
+    running = reconcilePayments(store, runner)
+      .then(
+        (answered) => {
+          if (answered > 0) logger.info({ payments: answered }, "payments reconciled");
+        },
+        (error: unknown) => logger.error({ err: errorSummary(error) }, "payment reconciliation failed"),
+      )
+      .finally(() => {
+        running = undefined;
+      });
   };
   pass();
   const timer = setInterval(() => {

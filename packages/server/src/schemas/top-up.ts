@@ -3,13 +3,10 @@ import { apiKey } from "./api-key.js";
 import { keyId } from "./common.js";
 
 /** A top-up amount in whole tokens as a decimal string; its bounds are checked after the key (docs/payments.md). */
-const amount = z
-  .string()
-  .max(64)
-  .meta({
-    description: "Whole tokens (USDC), a decimal string within PAYMENTS_MIN..PAYMENTS_MAX",
-    example: "5",
-  });
+const amount = z.string().max(64).meta({
+  description: "Whole tokens (USDC), a decimal string within PAYMENTS_MIN..PAYMENTS_MAX",
+  example: "5",
+});
 
 export const topUpQuoteInput = z.object({ id: keyId, amount });
 

@@ -6,7 +6,12 @@ import type { PaymentRequired } from "@x402/core/types";
 import type { Address, Hex } from "viem";
 
 /** Settings that turn payments on against `usdc`, settling in-process from `settlerKey`. */
-export function paymentsEnv(usdc: TestUsdc, rpcUrl: string, payTo: Address, settlerKey: Hex): Record<string, string> {
+export function paymentsEnv(
+  usdc: TestUsdc,
+  rpcUrl: string,
+  payTo: Address,
+  settlerKey: Hex,
+): Record<string, string> {
   return {
     PAYMENTS_NETWORK: usdc.network,
     PAYMENTS_RPC_URL: rpcUrl,
@@ -20,7 +25,13 @@ export function paymentsEnv(usdc: TestUsdc, rpcUrl: string, payTo: Address, sett
 export type TopUpCaller = { token: string } | { apiKey: string } | Record<string, never>;
 
 /** `POST /api-keys/:id/top-up` with `{ amount }`, and PAYMENT-SIGNATURE when `payment` is given. */
-export function topUpOver(baseUrl: string, id: string, amount: string, caller: TopUpCaller, payment?: string) {
+export function topUpOver(
+  baseUrl: string,
+  id: string,
+  amount: string,
+  caller: TopUpCaller,
+  payment?: string,
+) {
   const headers: Record<string, string> = {};
   if ("apiKey" in caller) headers["x-api-key"] = caller.apiKey;
   if (payment !== undefined) headers["payment-signature"] = payment;
