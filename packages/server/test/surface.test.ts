@@ -94,7 +94,13 @@ describeDatabases("HTTP surface", (target) => {
         if (operation.security?.length === 0) publicOps.push(`${method} ${path}`);
       }
     }
-    expect(publicOps.sort()).toEqual(["post /api-keys/verify", "post /auth/nonce", "post /auth/verify"]);
+    // A top-up takes the owner's session or the key's own secret (X-API-Key): no one scheme is required.
+    expect(publicOps.sort()).toEqual([
+      "post /api-keys/verify",
+      "post /api-keys/{id}/top-up",
+      "post /auth/nonce",
+      "post /auth/verify",
+    ]);
   });
 
   it("describes list, update and revoke as one path item whose parameter each method reads its own way", async () => {
