@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { type Anvil, startAnvil } from "@keyport/test-support/anvil";
 import { request } from "@keyport/test-support/http";
+import { parsePrometheus, sampleValue } from "@keyport/test-support/prometheus";
 import { signIn } from "@keyport/test-support/siwe";
 import { deployTestUsdc, type TestUsdc } from "@keyport/test-support/test-usdc";
 import { signPayment } from "@keyport/test-support/x402-payment";
@@ -162,7 +163,18 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       expect(JSON.stringify(events.body)).not.toContain(payment.header);
     });
 
+    async function topUpMetrics() {
+      const response = await fetch(`${server.baseUrl}/metrics`);
+      const samples = parsePrometheus(await response.text());
+      const of = (outcome: string) => ({
+        count: sampleValue(samples, "keyport_top_ups_total", { outcome }),
+        baseUnits: sampleValue(samples, "keyport_top_up_base_units_total", { outcome }),
+      });
+      return { credited: of("credited"), replayed: of("replayed") };
+    }
+
     it("answers the same payment again with the first answer and adds nothing", async () => {
+      const before = await topUpMetrics();
       const { apiKey } = await meteredKey(10);
       const payer = await fundedPayer();
       const payment = await signPayment(payer, await required(apiKey.id));
@@ -173,6 +185,10 @@ function topUpSuite(name: string, extraEnv: () => Record<string, string>) {
       expect((again.body as { topUp: unknown }).topUp).toEqual((first.body as { topUp: unknown }).topUp);
       expect(await remainingOf(apiKey.id)).toBe(5010);
       expect(await token.balanceOf(payer.address)).toBe(tokens(95));
+      const after = await topUpMetrics();
+      expect(after.credited.count - before.credited.count).toBe(1);
+      expect(after.credited.baseUnits - before.credited.baseUnits).toBe(5_000_000);
+      expect(after.replayed.count - before.replayed.count).toBe(1);
     });
 
     it("lets the key's holder top up with X-API-Key and no session", async () => {
