@@ -25,6 +25,10 @@ export const slowTests = [
   "test/migration-0005.test.ts",
   // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
+  // anvil, a token deployed on it, and settlements that wait for blocks.
+  "test/top-up.test.ts",
+  // Child processes killed mid-settlement and started again.
+  "test/top-up-restart.test.ts",
 ];
 
 /** Settings both tiers share. */

@@ -19,6 +19,7 @@ describe("audit event types", () => {
       | "session.created"
       | "session.ended"
       | "limits.updated"
+      | "key.topped_up"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });

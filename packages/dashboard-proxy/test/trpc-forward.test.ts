@@ -176,6 +176,23 @@ describe("what comes back", () => {
     expect(setCookies(response).map((cookie) => cookie.attributes.get("max-age"))).toEqual(["0", "0"]);
   });
 
+  it("waits for a top-up's settlement past KEYPORT_TIMEOUT_MS, and passes its payment headers on", async () => {
+    await start();
+    keyport.behave({
+      kind: "answer",
+      status: 402,
+      body: '{"error":{"json":{"message":"PAYMENT-SIGNATURE is required","code":-32000}}}',
+      headers: { "content-type": "application/json", "payment-required": "eyJ4NDAyVmVyc2lvbiI6Mn0=" },
+      delayMs: 800,
+    });
+    const topUp = await proxy.open("/trpc/keys.topUp", post());
+    expect(topUp.status).toBe(402);
+    expect(topUp.headers.get("payment-required")).toBe("eyJ4NDAyVmVyc2lvbiI6Mn0=");
+    await topUp.text();
+    const list = await proxy.call("/trpc/keys.list");
+    expect(list.status).toBe(504);
+  });
+
   it("answers 504 when the server is too slow and 502 when it is unreachable", async () => {
     await start();
     keyport.behave({ kind: "hang" });

@@ -19,6 +19,7 @@ import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
 import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
+import { createPaymentServices } from "./payments/payment-services.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
@@ -98,13 +99,31 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   metrics.watch({ cache: verification.cache, usage: verification.usage });
   // Known once `listen` has bound a port (port 0 picks one).
   let baseUrl: string | undefined;
+  // Reconciles payments left open (a process killed mid-settlement) from now on (docs/payments.md).
+  const payments = createPaymentServices({
+    env,
+    db: database.db,
+    balances: verification.balances,
+    liveCredits: verification.liveCredits,
+    metrics: metrics.payments,
+    logger,
+  });
   const services: Services = {
     database,
     env,
     logger,
     verification,
     trustedProxies: createTrustedProxies(env.TRUSTED_PROXIES),
-    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger, () => baseUrl),
+    procedures: createProcedureServices(
+      env,
+      database,
+      rawQuery,
+      siwe,
+      verification,
+      logger,
+      payments.topUps,
+      () => baseUrl,
+    ),
   };
   const restRoutes = compileRestRoutes(REST_ROUTES);
   const openApiDocument = createOpenApiDocument(appRouter, REST_ROUTES, { version: "0.1.0" });
@@ -133,6 +152,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = [
     () => sweep.stop(),
+    () => payments.stop(),
     ...verification.shutdownSteps.map((step) => step.run),
   ];
   let closing: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { acceptRequestId } from "@keyport/errors";
 import { requestClientAddress, type TrustedProxies } from "@keyport/node-edge";
 import type { Logger } from "pino";
@@ -11,6 +11,7 @@ import type { EventStore } from "./events/event-store.js";
 import type { KeyIntrospection } from "./introspection/introspect.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { TopUpService } from "./payments/top-up-service.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
@@ -33,6 +34,7 @@ export interface ProcedureServices {
   usage: UsageReader;
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
+  topUps: TopUpService;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */
@@ -63,6 +65,12 @@ export interface Context extends ProcedureServices {
   deadline?: { readonly aborted: boolean };
   /** Every call of the tRPC request this one came in (a batch shares one list); absent on REST. */
   batchCalls?: readonly BatchCall[];
+  /** A request header's value (the first when repeated), undefined when absent. */
+  requestHeader(name: string): string | undefined;
+  /** Sets a header on the answer, whatever its status (the top-up's PAYMENT-REQUIRED and PAYMENT-RESPONSE). */
+  setResponseHeader(name: string, value: string): void;
+  /** The request's `Host`, for URLs naming this server (the top-up's x402 resource). */
+  host(): string;
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
@@ -96,6 +104,9 @@ export function createContextInner({
     userAgent,
     requestId,
     ...(batchCalls === undefined ? {} : { batchCalls }),
+    requestHeader: () => undefined,
+    setResponseHeader: () => undefined,
+    host: () => "localhost",
   };
 }
 
@@ -115,6 +126,7 @@ export function readBearerToken(req: IncomingMessage): string | null {
 export function createContext(
   services: Services,
   req: IncomingMessage,
+  res: ServerResponse,
   requestId: string = acceptRequestId(undefined),
   batchCalls?: readonly BatchCall[],
 ): Context {
@@ -126,6 +138,14 @@ export function createContext(
     clientIp: () => requestClientAddress(req, services.trustedProxies),
     userAgent: req.headers["user-agent"],
     requestId,
+    requestHeader: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    setResponseHeader: (name, value) => {
+      if (!res.headersSent) res.setHeader(name, value);
+    },
+    host: () => req.headers.host ?? "localhost",
   };
   if (batchCalls !== undefined) context.batchCalls = batchCalls;
   return context;

@@ -1,6 +1,7 @@
 import { isTrustedProxyEntry } from "@keyport/node-edge";
 import { z } from "zod";
 import { parseNonceRateLimit } from "./auth/nonce-limit.js";
+import { paymentIssues, paymentSettings } from "./payments/settings-schema.js";
 
 const commaList = (fallback: string) =>
   z
@@ -139,10 +140,12 @@ export const envSchema = z.object({
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  ...paymentSettings,
 });
 
 /** The settings with the rules that span several of them. */
 const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  for (const issue of paymentIssues(env)) ctx.addIssue({ code: "custom", ...issue });
   // Anyone on the path of a plain-HTTP node answers for it, and its answers sign people in.
   if (env.RPC_URL === undefined || env.RPC_ALLOW_HTTP || !env.RPC_URL.startsWith("http:")) return;
   if (isLoopbackHost(new URL(env.RPC_URL).hostname)) return;

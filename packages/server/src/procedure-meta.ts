@@ -20,7 +20,7 @@ export type ProcedureMeta = {
 };
 
 /** Error statuses a route may answer beyond 400, 500 and 503, which every route can. */
-export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 415 | 429;
+export type ErrorStatus = 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 501;
 
 /** How one procedure is served as REST: declared beside the procedure, read by the REST table and the OpenAPI document. */
 export interface HttpPolicy {

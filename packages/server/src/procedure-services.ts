@@ -13,11 +13,12 @@ import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
 import { createIntrospectionLimit } from "./introspection/client-limit.js";
 import { createKeyIntrospection } from "./introspection/introspect.js";
-import { paymentsEnabled, topUpUrl } from "./introspection/top-up-url.js";
+import { topUpUrl } from "./introspection/top-up-url.js";
 import { createKeyStore } from "./keys/key-store.js";
 import { loadKeyByHash } from "./keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "./keys/secret.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
@@ -33,10 +34,11 @@ export function createProcedureServices(
   siwe: SiweSettings,
   verification: VerificationServices,
   logger: Logger,
+  topUps: TopUpService,
   baseUrl: () => string | undefined = () => undefined,
 ): ProcedureServices {
   const { db } = database;
-  const payments = paymentsEnabled();
+  const payments = env.PAYMENTS_NETWORK !== undefined;
   return {
     keys: createKeyStore({
       db,
@@ -82,5 +84,6 @@ export function createProcedureServices(
         topUpUrl({ paymentsEnabled: payments, baseUrl: baseUrl(), keyId, canBeToppedUp }),
     }),
     verifier: verification.verifier,
+    topUps,
   };
 }

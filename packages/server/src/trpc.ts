@@ -97,6 +97,27 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
   return result;
 });
 
+/**
+ * A procedure that waits on a payment's settlement (docs/payments.md): not bound by the request
+ * deadline (it bounds its own waits by the payment's maxTimeoutSeconds). An unreachable database is
+ * still 503.
+ */
+export const settlementProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (
+    !result.ok &&
+    result.error.code === "INTERNAL_SERVER_ERROR" &&
+    isDatabaseUnavailable(result.error.cause)
+  ) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: DATABASE_UNAVAILABLE,
+      cause: result.error.cause,
+    });
+  }
+  return result;
+});
+
 /** Turns a router into a server-side caller (tests, REST mapping). */
 export const createCallerFactory = t.createCallerFactory;
 

@@ -135,7 +135,7 @@ describeDatabases("API keys over tRPC (@trpc/client, httpBatchLink, superjson)",
       const services = server.app.services;
       probe = createHTTPServer({
         router: probeRouter,
-        createContext: ({ req }) => createContext(services, req),
+        createContext: ({ req, res }) => createContext(services, req, res),
       });
       await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
       const address: AddressInfo | string | null = probe.address();

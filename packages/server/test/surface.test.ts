@@ -94,9 +94,11 @@ describeDatabases("HTTP surface", (target) => {
         if (operation.security?.length === 0) publicOps.push(`${method} ${path}`);
       }
     }
+    // A top-up takes the owner's session or the key's own secret (X-API-Key): no one scheme is required.
     expect(publicOps.sort()).toEqual([
       "post /api-keys/introspect",
       "post /api-keys/verify",
+      "post /api-keys/{id}/top-up",
       "post /auth/nonce",
       "post /auth/verify",
     ]);

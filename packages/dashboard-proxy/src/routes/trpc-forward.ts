@@ -6,7 +6,7 @@ import { rawPathname } from "../http/raw-path.js";
 import type { ClientIpReader } from "../http/request-ip.js";
 import { readSessionToken, type SessionCookies } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
-import { readProcedurePath } from "../trpc/allow-list.js";
+import { FORWARD_TIMEOUT_MS, readProcedurePath } from "../trpc/allow-list.js";
 import { failureToApiError } from "../upstream/failure.js";
 import type { KeyportClient } from "../upstream/keyport.js";
 
@@ -24,7 +24,7 @@ export const TRPC_PREFIX = "/trpc/";
 
 // What tRPC's links send and read; nothing else crosses (no cookie, no Authorization from the page).
 const REQUEST_HEADERS = ["content-type", "accept", "trpc-accept"];
-const RESPONSE_HEADERS = ["content-type", "cache-control", "vary"];
+const RESPONSE_HEADERS = ["content-type", "cache-control", "vary", "payment-required", "payment-response"];
 
 /**
  * Registers `/trpc/**`: forwards GET (queries) and POST (mutations) of allowed procedures to the
@@ -73,6 +73,7 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
       headers,
       body,
       signal: event.req.signal,
+      timeoutMs: forwardTimeoutMs(path.procedures),
     });
     if (!result.ok) {
       // A client that left is not an upstream failure: the access line records the abort (499).
@@ -100,4 +101,14 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
     }
     return new Response(upstream.body, { status: upstream.status, headers: answer });
   });
+}
+
+/** The longest `FORWARD_TIMEOUT_MS` among a batch's procedures; undefined keeps KEYPORT_TIMEOUT_MS. */
+function forwardTimeoutMs(procedures: readonly string[]): number | undefined {
+  let longest: number | undefined;
+  for (const [path, ms] of Object.entries(FORWARD_TIMEOUT_MS)) {
+    if (procedures.includes(path) && ms !== undefined && (longest === undefined || ms > longest))
+      longest = ms;
+  }
+  return longest;
 }

@@ -30,6 +30,8 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "keys.update": FORWARDED,
   "keys.revoke": FORWARDED,
   "keys.roll": FORWARDED,
+  "keys.topUpQuote": FORWARDED,
+  "keys.topUp": FORWARDED,
   "keys.verify": {
     forwarded: false,
     because: "a backend's call, made with the key's own secret, which a dashboard never holds",
@@ -48,6 +50,14 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
 export const FORWARDED_PROCEDURES: ReadonlySet<string> = new Set(
   Object.entries(PROCEDURE_FORWARDING).flatMap(([path, forwarding]) => (forwarding.forwarded ? [path] : [])),
 );
+
+/**
+ * How long the forward of a call waits for the server, when longer than KEYPORT_TIMEOUT_MS: a top-up
+ * waits for its settlement up to the payment's maxTimeoutSeconds (60 s; docs/payments.md).
+ */
+export const FORWARD_TIMEOUT_MS: Readonly<Partial<Record<AppProcedurePath, number>>> = {
+  "keys.topUp": 60_000,
+};
 
 /** Why a `/trpc` path is refused, or the procedures it names. */
 export type ProcedurePath =

@@ -33,6 +33,8 @@ export interface ForwardRequest {
   /** Read whole first: at most 64 KiB (the app's body limit), so nothing is gained by streaming it. */
   body: ArrayBuffer | null;
   signal: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call (a top-up waits for its settlement). */
+  timeoutMs?: number;
 }
 
 /**
@@ -133,7 +135,10 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
           headers: request.headers,
           body: request.body,
           redirect: "manual",
-          signal: AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]),
+          signal: AbortSignal.any([
+            request.signal,
+            AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs),
+          ]),
         });
         return { ok: true, value: response };
       } catch (error) {

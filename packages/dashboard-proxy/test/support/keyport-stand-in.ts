@@ -11,7 +11,14 @@ export interface SeenRequest {
 
 /** How the stand-in answers `/trpc/*`. */
 export type KeyportBehaviour =
-  | { kind: "answer"; status: number; body: string; headers?: Record<string, string | string[]> }
+  | {
+      kind: "answer";
+      status: number;
+      body: string;
+      headers?: Record<string, string | string[]>;
+      /** Waits this long before answering (a top-up waiting for its settlement). */
+      delayMs?: number;
+    }
   /** Never sends headers. */
   | { kind: "hang" };
 
@@ -42,9 +49,12 @@ export async function startKeyportStandIn(): Promise<KeyportStandIn> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
       });
-      if (behaviour.kind === "hang") return;
-      res.writeHead(behaviour.status, behaviour.headers ?? {});
-      res.end(behaviour.body);
+      const answer = behaviour;
+      if (answer.kind === "hang") return;
+      setTimeout(() => {
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end(answer.body);
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -95,3 +95,13 @@ export function limitsUpdatedChanges(change: {
     limit === null ? null : { limit: limit.limit, windowSeconds: limit.windowSeconds };
   return { rateLimit: plain(change.rateLimit), previousRateLimit: plain(change.previousRateLimit) };
 }
+
+/** `key.topped_up`: what was paid and credited, by whom, in which transaction (never the signature). */
+export function keyToppedUpChanges(topUp: {
+  amount: string;
+  credits: number;
+  payer: string;
+  transaction: string;
+}): EventChanges {
+  return { amount: topUp.amount, credits: topUp.credits, payer: topUp.payer, transaction: topUp.transaction };
+}

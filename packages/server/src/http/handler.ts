@@ -122,7 +122,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         ? await listOwnKeys(compiled, req, url, params, services.procedures)
         : null;
       if (data === null) {
-        const ctx = createContext(services, req, requestId);
+        const ctx = createContext(services, req, res, requestId);
         data = await callRestRoute(compiled, req, url, params, ctx, createAppCaller(ctx));
       }
       const { successStatus, cacheControl } = match.compiled.route;

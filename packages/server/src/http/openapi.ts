@@ -22,12 +22,14 @@ const COMMON_ERRORS = [400, 500, 503] as const;
 const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], string> = {
   400: "Invalid input (`BAD_REQUEST`, with `issues`; for usage also a range that is reversed or too large) or malformed JSON (`PARSE_ERROR`)",
   401: "Missing, invalid, expired or logged-out session token (`UNAUTHORIZED`); for sign-in: any failed check",
+  402: "Payment required (`PAYMENT_REQUIRED`): no payment, or one refused; the `PAYMENT-REQUIRED` header (base64 JSON, x402 v2) says what to pay",
   403: "The session's wallet is not the requested wallet (`FORBIDDEN`)",
   404: "No such key for this wallet (`NOT_FOUND`); another wallet's key looks the same as a missing one",
   409: "Conflict (`CONFLICT`): active-key cap reached, the key cannot be rolled or changed, or its credits cannot be removed while it holds purchased credits",
   413: "Body larger than 64 KiB (`PAYLOAD_TOO_LARGE`)",
   415: "Body is not application/json (`UNSUPPORTED_MEDIA_TYPE`)",
   429: "Too many requests from this client address (`TOO_MANY_REQUESTS`); `Retry-After` says how many seconds to wait",
+  501: "Not implemented here (`NOT_IMPLEMENTED`): payments are off on this server (PAYMENTS_NETWORK unset)",
   500: "Unexpected error (`INTERNAL_SERVER_ERROR`); never carries details",
   503: "The database is unreachable, or a dependency did not answer within the 5 s request deadline (`SERVICE_UNAVAILABLE`); retry shortly",
 };

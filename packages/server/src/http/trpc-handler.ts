@@ -32,7 +32,7 @@ export function createTrpcHandler(router: AppRouter, services: Services) {
       res.setHeader("connection", "close");
       next(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
     },
-    createContext: ({ req, res, info }) => createContext(services, req, requestIdOf(res), info.calls),
+    createContext: ({ req, res, info }) => createContext(services, req, res, requestIdOf(res), info.calls),
     responseMeta: ({ paths, eagerGeneration }) => ({
       headers: {
         // Verification answers are authorisation decisions, introspections a key's live state:

@@ -126,9 +126,14 @@ export function createTrpcVerify(
    * chain (a copy of the call options and the context per middleware): 40 of a call's 100 µs of
    * CPU, measured (docs/benchmarks.md).
    */
-  async function callOne(input: unknown, req: IncomingMessage, requestId: string): Promise<AnswerItem> {
+  async function callOne(
+    input: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+  ): Promise<AnswerItem> {
     const parsed = verifyKeyInput.safeParse(input);
-    if (!parsed.success) return callProcedure(input, createContext(services, req, requestId));
+    if (!parsed.success) return callProcedure(input, createContext(services, req, res, requestId));
     try {
       const deadline: Deadline = { aborted: false };
       const answer = verifier.verify(parsed.data.key, parsed.data, deadline);
@@ -176,8 +181,8 @@ export function createTrpcVerify(
     const requestId = requestIdOf(res) ?? "";
     const answers =
       inputs.length === 1
-        ? [await callOne(inputs[0], req, requestId)]
-        : await Promise.all(inputs.map((input) => callOne(input, req, requestId)));
+        ? [await callOne(inputs[0], req, res, requestId)]
+        : await Promise.all(inputs.map((input) => callOne(input, req, res, requestId)));
     send(res, answers, calls.batch);
   }
 

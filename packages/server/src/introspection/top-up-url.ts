@@ -20,11 +20,3 @@ export function topUpUrl(options: TopUpUrlOptions): string | null {
   if (!paymentsEnabled || baseUrl === undefined || !canBeToppedUp) return null;
   return `${baseUrl}/api-keys/${encodeURIComponent(keyId)}/top-up`;
 }
-
-/**
- * Whether this server takes payments. Payments are not part of this build yet: always false. The
- * one place that turns on once the payment settings exist (PAYMENTS_NETWORK set).
- */
-export function paymentsEnabled(): boolean {
-  return false;
-}

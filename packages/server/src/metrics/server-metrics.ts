@@ -4,6 +4,7 @@ import type { Database } from "../db/database.js";
 import type { KeyCache } from "../verify/cache.js";
 import { type CreditsMetrics, createCreditsMetrics } from "./credits.js";
 import { createDatabaseMetrics } from "./database.js";
+import { createPaymentMetrics, type PaymentMetrics } from "./payments.js";
 import { createUsageMetrics, type UsageMetrics } from "./usage.js";
 import { createVerifierMetrics, type VerifierMetrics } from "./verification.js";
 
@@ -25,6 +26,7 @@ export interface ServerMetrics {
   verifier: VerifierMetrics;
   usage: UsageMetrics;
   credits: CreditsMetrics;
+  payments: PaymentMetrics;
   /** Points the key cache and usage buffer gauges at the app's instances. */
   watch(sources: WatchedSources): void;
 }
@@ -49,6 +51,7 @@ export function createServerMetrics(database: Database): ServerMetrics {
     verifier: createVerifierMetrics(registry, () => sources?.cache),
     usage: createUsageMetrics(registry, () => sources?.usage.pendingRows ?? 0),
     credits: createCreditsMetrics(registry),
+    payments: createPaymentMetrics(registry),
     watch: (watched) => {
       sources = watched;
     },

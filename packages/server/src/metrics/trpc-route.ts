@@ -17,6 +17,8 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.update": true,
   "keys.verify": true,
   "keys.introspect": true,
+  "keys.topUp": true,
+  "keys.topUpQuote": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,

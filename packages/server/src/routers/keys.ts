@@ -16,6 +16,7 @@ import {
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { introspectKey } from "./key-introspection.js";
+import { topUpProcedures } from "./top-up.js";
 
 const NOT_FOUND = "No such key";
 
@@ -244,4 +245,5 @@ export const keysRouter = router({
     .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, input, ctx.deadline)),
 
   introspect: introspectKey,
+  ...topUpProcedures,
 });

@@ -11,6 +11,7 @@ import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { getWalletLimitsInput, setWalletLimitsInput } from "../schemas/wallet-limits.js";
@@ -20,6 +21,7 @@ import { eventsHttp } from "./events.js";
 import { introspectHttp } from "./key-introspection.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
+import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 
 /** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
@@ -63,6 +65,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.update, updateKeyInput, (caller, input) => caller.keys.update(input)),
   restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),
   restRoute(keysHttp.roll, rollKeyInput, (caller, input) => caller.keys.roll(input)),
+  restRoute(topUpHttp.topUp, topUpInput, (caller, input) => caller.keys.topUp(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),

@@ -10,6 +10,7 @@ export const KEY_EVENT_ACTIONS = [
   "session.created",
   "session.ended",
   "limits.updated",
+  "key.topped_up",
 ] as const;
 
 export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
@@ -28,7 +29,7 @@ export const keyEvent = z
     at: timestamp,
     changes: z.record(z.string(), z.unknown()).meta({
       description:
-        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none). Never a secret, hash, session token, message or signature.",
+        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none); key.topped_up {amount, credits, payer, transaction} (amount in whole tokens as sent, credits added, the paying address, the settlement's transaction hash). Never a secret, hash, session token, message or signature.",
     }),
   })
   .meta({ id: "KeyEvent" });

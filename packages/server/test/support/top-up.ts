@@ -1,5 +1,67 @@
+import { request } from "@keyport/test-support/http";
+import type { TestUsdc } from "@keyport/test-support/test-usdc";
+import { TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import type { Address, Hex } from "viem";
 import type { WrittenBalance } from "../../src/credits/balance-writer.js";
 import type { TestServer } from "./server.js";
+
+/** Settings that turn payments on against `usdc`, settling in-process from `settlerKey`. */
+export function paymentsEnv(
+  usdc: TestUsdc,
+  rpcUrl: string,
+  payTo: Address,
+  settlerKey: Hex,
+): Record<string, string> {
+  return {
+    PAYMENTS_NETWORK: usdc.network,
+    PAYMENTS_RPC_URL: rpcUrl,
+    PAYMENTS_ASSET: usdc.address,
+    PAYMENTS_PAY_TO: payTo,
+    PAYMENTS_SETTLER_PRIVATE_KEY: settlerKey,
+  };
+}
+
+/** How a top-up request authenticates: the owner's session, or the key's secret. */
+export type TopUpCaller = { token: string } | { apiKey: string } | Record<string, never>;
+
+/** `POST /api-keys/:id/top-up` with `{ amount }`, and PAYMENT-SIGNATURE when `payment` is given. */
+export function topUpOver(
+  baseUrl: string,
+  id: string,
+  amount: string,
+  caller: TopUpCaller,
+  payment?: string,
+) {
+  const headers: Record<string, string> = {};
+  if ("apiKey" in caller) headers["x-api-key"] = caller.apiKey;
+  if (payment !== undefined) headers["payment-signature"] = payment;
+  return request(baseUrl, "POST", `/api-keys/${id}/top-up`, {
+    body: { amount },
+    headers,
+    ...("token" in caller ? { token: caller.token } : {}),
+  });
+}
+
+/** The decoded PAYMENT-REQUIRED of an answer (throws when it has none). */
+export function requiredOf(headers: Headers): PaymentRequired {
+  const header = headers.get("payment-required");
+  if (header === null) throw new Error("no PAYMENT-REQUIRED header");
+  return decodePaymentRequiredHeader(header);
+}
+
+/** `required` with its first requirement changed by `change` (a payment for something else). */
+export function alteredRequirement(
+  required: PaymentRequired,
+  change: Partial<PaymentRequired["accepts"][number]>,
+): PaymentRequired {
+  const [first, ...rest] = required.accepts;
+  if (first === undefined) throw new Error("no requirement");
+  return { ...required, accepts: [{ ...first, ...change }, ...rest] };
+}
+
+export const usdc = (whole: number) => BigInt(whole) * TEST_USDC_UNIT;
 
 /**
  * Adds `amount` purchased credits to balance `creditsId` through the app's own balance writer (the

@@ -16,6 +16,7 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "session.created": "Signed in",
   "session.ended": "Signed out",
   "limits.updated": "Wallet-wide limit changed",
+  "key.topped_up": "Credits topped up",
 };
 
 /** The action in words: "Key created", "Signed in" (the action filter's options). */

@@ -1,0 +1,68 @@
+import { encodePaymentResponseHeader } from "@x402/core/http";
+import { eq } from "drizzle-orm";
+import type { BalanceWriter, WrittenBalance } from "../credits/balance-writer.js";
+import type { Db } from "../db/database.js";
+import { type PaymentRow, payments } from "../db/schema/index.js";
+import { keyToppedUpChanges } from "../events/changes.js";
+import { recordEvent } from "../events/record-event.js";
+import { readAnswer, type StoredAnswer } from "./answer.js";
+
+/**
+ * Credits a settled, confirmed payment exactly once: in one transaction, under the payment row's
+ * lock, adds its credits to the key's balance (through the BalanceWriter, so Redis balances are
+ * fenced and reinstalled), marks it credited with the answer replays get, and records
+ * `key.topped_up` (never the signature). A payment already credited returns its stored answer.
+ */
+export async function creditPayment(
+  db: Db,
+  balances: BalanceWriter,
+  payment: PaymentRow,
+  transaction: string,
+  now: Date,
+): Promise<StoredAnswer> {
+  let written: WrittenBalance | undefined;
+  try {
+    const answer = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+      const stored = readAnswer(row?.answer);
+      if (row === undefined || row.status === "credited" || row.status === "failed") {
+        if (stored !== undefined) return stored;
+        throw new Error("payment closed without an answer");
+      }
+      written = await balances.write(tx, row.creditsId, { kind: "add", amount: row.credits }, now);
+      const topUp = {
+        amount: row.amount,
+        credits: row.credits,
+        payer: row.payer,
+        transaction,
+        network: row.network,
+      };
+      const paymentResponse = encodePaymentResponseHeader({
+        success: true,
+        transaction,
+        network: `eip155:${row.network.slice("eip155:".length)}`,
+        payer: row.payer,
+        amount: row.baseUnits,
+      });
+      const answered: StoredAnswer = { kind: "credited", topUp, paymentResponse };
+      await tx
+        .update(payments)
+        .set({ status: "credited", transaction, answer: answered, updatedAt: now })
+        .where(eq(payments.id, row.id));
+      await recordEvent(tx, {
+        wallet: row.wallet,
+        keyId: row.keyId,
+        action: "key.topped_up",
+        at: now,
+        changes: keyToppedUpChanges(topUp),
+      });
+      await written.beforeCommit();
+      return answered;
+    });
+    await written?.settle(true);
+    return answer;
+  } catch (error) {
+    await written?.settle(false);
+    throw error;
+  }
+}

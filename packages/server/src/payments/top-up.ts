@@ -1,0 +1,207 @@
+import type { PaymentRequirements } from "@x402/core/types";
+import type { PaymentMetrics } from "../metrics/payments.js";
+import { creditsFor, toBaseUnits } from "./amount.js";
+import { readAnswer, type StoredAnswer } from "./answer.js";
+import type { PaymentChain } from "./chain.js";
+import { type DecodedPayment, decodePayment, mismatchOf } from "./payment-payload.js";
+import { PAYMENT_LOCK_MS, type PaymentRunner, type RunOutcome } from "./payment-runner.js";
+import type { PaymentStore } from "./payment-store.js";
+import { paymentRequired, topUpRequirement } from "./requirement.js";
+import { MAX_TIMEOUT_SECONDS, type PaymentSettings } from "./settings.js";
+import { SettlementUnavailableError, type Settler } from "./settler.js";
+
+/** The key a top-up credits: its id, its balance, its owner. */
+export interface TopUpKey {
+  id: string;
+  creditsId: string;
+  wallet: string;
+}
+
+/** An amount checked against the bounds, and the requirement that pays it. */
+export type Quote =
+  | { ok: true; amount: string; baseUnits: bigint; credits: number; requirement: PaymentRequirements }
+  | { ok: false; message: string };
+
+/** How a top-up request ends. */
+export type TopUpResult =
+  | { kind: "payment_required"; message: string; header: string }
+  | { kind: "credited"; answer: Extract<StoredAnswer, { kind: "credited" }> }
+  | { kind: "unavailable" };
+
+export interface TopUpsOptions {
+  settings: PaymentSettings;
+  store: PaymentStore;
+  chain: PaymentChain;
+  settler: Settler;
+  runner: PaymentRunner;
+  metrics: PaymentMetrics;
+}
+
+const POLL_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Top-ups (docs/payments.md): quotes an amount, and takes a payment for it exactly once. A payment
+ * is verified, recorded (unique on its authorization) and only then settled; a request that finds
+ * its payment recorded answers that payment's answer, waiting for it while another request holds it.
+ */
+export function createTopUps(options: TopUpsOptions) {
+  const { settings, store, chain, settler, runner, metrics } = options;
+
+  function quote(amount: string): Quote {
+    const baseUnits = toBaseUnits(amount, settings.decimals);
+    if (baseUnits === null) {
+      return {
+        ok: false,
+        message: `amount must be a decimal number of whole tokens with at most ${settings.decimals} places`,
+      };
+    }
+    if (baseUnits < settings.min || baseUnits > settings.max) {
+      return { ok: false, message: `amount must be between ${settings.minText} and ${settings.maxText}` };
+    }
+    const credits = Number(creditsFor(baseUnits, settings.decimals, settings.creditsPerToken));
+    return { ok: true, amount, baseUnits, credits, requirement: topUpRequirement(settings, baseUnits) };
+  }
+
+  function required(resource: string, requirement: PaymentRequirements, message: string): TopUpResult {
+    return {
+      kind: "payment_required",
+      message,
+      header: paymentRequired(resource, requirement, message).header,
+    };
+  }
+
+  function fromAnswer(resource: string, requirement: PaymentRequirements, answer: StoredAnswer): TopUpResult {
+    return answer.kind === "credited"
+      ? { kind: "credited", answer }
+      : required(resource, requirement, answer.message);
+  }
+
+  /** Waits for the payment another request holds; takes it up when that request's lock lapses. */
+  async function awaitPayment(id: number, payment: DecodedPayment, requirement: PaymentRequirements) {
+    const until = Date.now() + MAX_TIMEOUT_SECONDS * 1000;
+    while (Date.now() < until) {
+      const row = await store.get(id);
+      const answer = readAnswer(row?.answer);
+      if (answer !== undefined) return { kind: "answered" as const, answer };
+      if (row === undefined) return { kind: "open" as const };
+      const now = new Date();
+      if (row.lockedUntil < now) {
+        const taken = await store.lock(id, new Date(now.getTime() + PAYMENT_LOCK_MS), now);
+        if (taken !== undefined) {
+          return runner.withLock(id, () =>
+            runner.resume({ row: taken, payment: { decoded: payment, requirement } }),
+          );
+        }
+      }
+      await sleep(POLL_MS);
+    }
+    return { kind: "open" as const };
+  }
+
+  async function pay(
+    key: TopUpKey,
+    priced: Extract<Quote, { ok: true }>,
+    header: string,
+    resource: string,
+  ): Promise<{ result: TopUpResult; replayed: boolean }> {
+    const { requirement } = priced;
+    const payment = decodePayment(header);
+    if (payment === null) {
+      return {
+        result: required(resource, requirement, "PAYMENT-SIGNATURE is not an x402 v2 exact EIP-3009 payment"),
+        replayed: false,
+      };
+    }
+    const { from, nonce } = payment.authorization;
+    const payer = from.toLowerCase();
+    const existing = await store.find(
+      settings.network,
+      settings.asset.toLowerCase(),
+      payer,
+      nonce.toLowerCase(),
+    );
+    if (existing !== undefined) {
+      if (existing.signatureHash !== payment.signatureHash || existing.keyId !== key.id) {
+        return {
+          result: required(resource, requirement, "This payment authorization was already used"),
+          replayed: false,
+        };
+      }
+      const outcome = await awaitPayment(existing.id, payment, requirement);
+      return { result: toResult(resource, requirement, outcome), replayed: true };
+    }
+    const mismatch = mismatchOf(payment, requirement, Date.now());
+    if (mismatch !== null) return { result: required(resource, requirement, mismatch), replayed: false };
+    const verified = await settler.verify(payment.payload, requirement);
+    if (!verified.ok) {
+      // A facilitator that could not read the chain says so as a refusal: a chain that does not answer is a 503.
+      if (!(await chain.reachable())) throw new SettlementUnavailableError(verified.reason);
+      return {
+        result: required(resource, requirement, `The payment was refused: ${verified.reason}`),
+        replayed: false,
+      };
+    }
+    const now = new Date();
+    const row = await store.insert({
+      network: settings.network,
+      asset: settings.asset.toLowerCase(),
+      payer,
+      nonce: nonce.toLowerCase(),
+      signatureHash: payment.signatureHash,
+      keyId: key.id,
+      creditsId: key.creditsId,
+      wallet: key.wallet,
+      amount: priced.amount,
+      baseUnits: priced.baseUnits.toString(),
+      credits: priced.credits,
+      validBefore: new Date(Number(payment.authorization.validBefore) * 1000),
+      lockedUntil: new Date(now.getTime() + PAYMENT_LOCK_MS),
+    });
+    if (row === undefined) return pay(key, priced, header, resource);
+    const work = { row, payment: { decoded: payment, requirement } };
+    const outcome = await runner.withLock(row.id, () => runner.settleNew(work));
+    return { result: toResult(resource, requirement, outcome), replayed: false };
+  }
+
+  function toResult(resource: string, requirement: PaymentRequirements, outcome: RunOutcome): TopUpResult {
+    return outcome.kind === "open"
+      ? { kind: "unavailable" }
+      : fromAnswer(resource, requirement, outcome.answer);
+  }
+
+  return {
+    settings,
+    quote,
+    /** The 402 answer for a request without a payment. */
+    unpaid: (resource: string, requirement: PaymentRequirements) =>
+      required(resource, requirement, "PAYMENT-SIGNATURE is required: pay the amount in PAYMENT-REQUIRED"),
+    /**
+     * Takes `header` (a PAYMENT-SIGNATURE) for `priced` on `key`. Goes on when the caller leaves: its
+     * credits arrive all the same, exactly once.
+     */
+    async topUp(key: TopUpKey, priced: Extract<Quote, { ok: true }>, header: string, resource: string) {
+      let outcome: { result: TopUpResult; replayed: boolean };
+      try {
+        outcome = await pay(key, priced, header, resource);
+      } catch (error) {
+        if (!(error instanceof SettlementUnavailableError)) throw error;
+        outcome = { result: { kind: "unavailable" }, replayed: false };
+      }
+      const { result, replayed } = outcome;
+      const label =
+        result.kind === "credited"
+          ? replayed
+            ? "replayed"
+            : "credited"
+          : result.kind === "unavailable"
+            ? "unavailable"
+            : "refused";
+      metrics.topUp(label, priced.baseUnits);
+      return result;
+    },
+  };
+}
+
+export type TopUps = ReturnType<typeof createTopUps>;

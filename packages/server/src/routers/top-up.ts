@@ -1,0 +1,111 @@
+import { TRPCError } from "@trpc/server";
+import type { Context } from "../context.js";
+import type { TopUpKeyView } from "../payments/top-up-service.js";
+import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { topUpInput, topUpOutput, topUpQuoteInput, topUpQuoteOutput } from "../schemas/top-up.js";
+import { requireSession, settlementProcedure } from "../trpc.js";
+
+/** The header a key's holder authenticates a top-up with, instead of a session. */
+export const API_KEY_HEADER = "x-api-key";
+
+/** How the top-up procedures are served as REST (see routers/rest.ts). */
+export const topUpHttp = {
+  topUp: {
+    method: "POST",
+    path: "/api-keys/{id}/top-up",
+    successStatus: 200,
+    errors: [401, 402, 404, 409, 413, 415, 501],
+    security: "public",
+  },
+} as const satisfies Record<string, HttpPolicy>;
+
+const NOT_FOUND = "No such key";
+
+/**
+ * The checks both procedures share, in their order (docs/payments.md): the caller (the owner's
+ * session, or `X-API-Key` with the key's own secret and no session: 401), the key (404), payments on
+ * (501), the key metered and active (409), the amount (400).
+ */
+async function checkTopUp(ctx: Context, id: string, amount: string) {
+  const now = new Date();
+  const secret = ctx.bearerToken === null ? ctx.requestHeader(API_KEY_HEADER) : undefined;
+  let allowed: (key: TopUpKeyView) => boolean;
+  if (secret === undefined) {
+    const { wallet } = await requireSession(ctx);
+    allowed = (key) => key.wallet === wallet;
+  } else {
+    const holds = await ctx.topUps.holderOf(secret);
+    if (holds === null)
+      throw new TRPCError({
+        code: "UNAUTHORIZED",
+        message: "A valid session token or X-API-Key is required",
+      });
+    allowed = (key) => key.id === holds;
+  }
+  const key = await ctx.topUps.key(id, now);
+  if (key === null || !allowed(key)) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+  const payments = ctx.topUps.payments;
+  if (payments === null)
+    throw new TRPCError({ code: "NOT_IMPLEMENTED", message: "Payments are off on this server" });
+  if (key.creditsId === null) {
+    throw new TRPCError({
+      code: "CONFLICT",
+      message: "This key has no credits: give it credits before topping it up",
+    });
+  }
+  if (key.status !== "active")
+    throw new TRPCError({ code: "CONFLICT", message: `A ${key.status} key cannot be topped up` });
+  const quote = payments.quote(amount);
+  if (!quote.ok) throw new TRPCError({ code: "BAD_REQUEST", message: quote.message });
+  return { key: { ...key, creditsId: key.creditsId }, payments, quote };
+}
+
+/** keys.topUpQuote and keys.topUp: credits bought with USDC over x402 (docs/payments.md). */
+export const topUpProcedures = {
+  topUpQuote: settlementProcedure
+    .input(topUpQuoteInput)
+    .output(topUpQuoteOutput)
+    .query(async ({ ctx, input }) => {
+      const { quote } = await checkTopUp(ctx, input.id, input.amount);
+      return { amount: quote.amount, credits: quote.credits, requirement: quote.requirement };
+    }),
+
+  topUp: settlementProcedure
+    .meta(
+      openApiMeta(topUpHttp.topUp, {
+        tags: ["keys"],
+        summary: "Top up a key's credits with USDC (x402)",
+        description:
+          "Caller: the owner's session (`Authorization: Bearer`), or the key's holder with `X-API-Key: <secret>` and no session (401). Then: no such key 404, payments off 501, a key without credits, revoked or expired 409, `amount` not a decimal within PAYMENTS_MIN..PAYMENTS_MAX with at most the token's decimals 400. Without `PAYMENT-SIGNATURE`: 402 `PAYMENT_REQUIRED` with the x402 v2 `PAYMENT-REQUIRED` header (base64 JSON). With one that pays exactly that requirement (scheme, network, asset, amount, payTo, maxTimeoutSeconds): verified, recorded, settled, confirmed (PAYMENTS_CONFIRMATIONS), then `amount x PAYMENTS_CREDITS_PER_TOKEN` credits are added, `key.topped_up` recorded, and 200 answers with `PAYMENT-RESPONSE`. A mismatched, refused, reverted or expired payment is 402 with the reason and credits nothing; an unreachable facilitator or chain is 503. The same payment again answers the first result and adds nothing. Not bound by the 5 s request deadline: waits up to 60 s.",
+      }),
+    )
+    .input(topUpInput)
+    .output(topUpOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { key, payments } = await checkTopUp(ctx, input.id, input.amount);
+      const resource = `http://${ctx.host()}/api-keys/${encodeURIComponent(key.id)}/top-up`;
+      const payment = input.payment ?? ctx.requestHeader("payment-signature");
+      if (payment === undefined) {
+        const unpaid = payments.unpaid(input.amount, resource);
+        if (unpaid === null) throw new Error("a quoted amount has no requirement");
+        ctx.setResponseHeader("PAYMENT-REQUIRED", unpaid.header);
+        throw new TRPCError({ code: "PAYMENT_REQUIRED", message: unpaid.message });
+      }
+      const answer = await payments.pay(key, input.amount, payment, resource);
+      if (answer.kind === "unavailable") {
+        throw new TRPCError({
+          code: "SERVICE_UNAVAILABLE",
+          message:
+            "The payment could not be settled now (facilitator or chain unavailable); retry with the same payment",
+        });
+      }
+      if (answer.kind === "payment_required") {
+        ctx.setResponseHeader("PAYMENT-REQUIRED", answer.header);
+        throw new TRPCError({ code: "PAYMENT_REQUIRED", message: answer.message });
+      }
+      ctx.setResponseHeader("PAYMENT-RESPONSE", answer.answer.paymentResponse);
+      const apiKey = await ctx.topUps.apiKey(key.id, new Date());
+      if (apiKey === null) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      return { apiKey, topUp: answer.answer.topUp };
+    }),
+};
