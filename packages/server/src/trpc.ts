@@ -83,19 +83,21 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
   // tRPC merges the given keys into the context: only the new one is passed (a copy of the whole
   // context per call would be one more copy of every service).
   const result = await withDeadline(REQUEST_DEADLINE_MS, (deadline) => next({ ctx: { deadline } }));
-  if (
-    !result.ok &&
-    result.error.code === "INTERNAL_SERVER_ERROR" &&
-    isDatabaseUnavailable(result.error.cause)
-  ) {
-    throw new TRPCError({
-      code: "SERVICE_UNAVAILABLE",
-      message: DATABASE_UNAVAILABLE,
-      cause: result.error.cause,
-    });
+  return unavailableWhenDatabaseIs(result);
+});
+
+/** A call that failed because the database cannot answer becomes 503 (docs/api.md); any other result passes. */
+function unavailableWhenDatabaseIs<Result extends { ok: boolean; error?: unknown }>(result: Result): Result {
+  if (!result.ok && result.error instanceof TRPCError && result.error.code === "INTERNAL_SERVER_ERROR") {
+    if (isDatabaseUnavailable(result.error.cause))
+      throw new TRPCError({
+        code: "SERVICE_UNAVAILABLE",
+        message: DATABASE_UNAVAILABLE,
+        cause: result.error.cause,
+      });
   }
   return result;
-});
+}
 
 /**
  * A procedure that waits on a payment's settlement (docs/payments.md): not bound by the request
@@ -104,18 +106,7 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
  */
 export const settlementProcedure = t.procedure.use(async ({ next }) => {
   const result = await next();
-  if (
-    !result.ok &&
-    result.error.code === "INTERNAL_SERVER_ERROR" &&
-    isDatabaseUnavailable(result.error.cause)
-  ) {
-    throw new TRPCError({
-      code: "SERVICE_UNAVAILABLE",
-      message: DATABASE_UNAVAILABLE,
-      cause: result.error.cause,
-    });
-  }
-  return result;
+  return unavailableWhenDatabaseIs(result);
 });
 
 /** Turns a router into a server-side caller (tests, REST mapping). */

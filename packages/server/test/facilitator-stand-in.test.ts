@@ -5,7 +5,7 @@ import {
   TEST_USDC_UNIT,
   type TestUsdc,
 } from "@keyport/test-support/test-usdc";
-import { signPayment } from "@keyport/test-support/x402-payment";
+import { signPayment, testPaymentRequired } from "@keyport/test-support/x402-payment";
 import { FacilitatorTimeoutError, HTTPFacilitatorClient } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { type Address, isHex } from "viem";
@@ -34,23 +34,7 @@ afterAll(async () => {
   await anvil?.close();
 });
 
-function paymentRequired(payTo: Address, amount: bigint): PaymentRequired {
-  return {
-    x402Version: 2,
-    resource: { url: "http://127.0.0.1/api-keys/key_1/top-up" },
-    accepts: [
-      {
-        scheme: "exact",
-        network: usdc.network,
-        asset: usdc.address,
-        amount: String(amount),
-        payTo,
-        maxTimeoutSeconds: 60,
-        extra: { ...TEST_USDC_DOMAIN },
-      },
-    ],
-  };
-}
+const paymentRequired = (payTo: Address, amount: bigint) => testPaymentRequired(usdc, payTo, amount);
 
 /** A payer holding 10 tokens, its signed payment of `whole` tokens to a new payee, and the requirement. */
 async function payment(whole: bigint) {

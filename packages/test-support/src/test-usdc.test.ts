@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Anvil, startAnvil } from "./anvil.js";
 import { deployTestUsdc, TEST_USDC_DOMAIN, TEST_USDC_UNIT, type TestUsdc, testUsdcAbi } from "./test-usdc.js";
-import { signPayment } from "./x402-payment.js";
+import { signPayment, testPaymentRequired } from "./x402-payment.js";
 
 // One node for the file: each test uses accounts of its own.
 let anvil: Anvil;
@@ -19,27 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => anvil?.close());
 
-function paymentRequired(payTo: Address, amount: bigint): PaymentRequired {
-  return {
-    x402Version: 2,
-    resource: {
-      url: "http://127.0.0.1/api-keys/key_1/top-up",
-      description: "credits",
-      mimeType: "application/json",
-    },
-    accepts: [
-      {
-        scheme: "exact",
-        network: usdc.network,
-        asset: usdc.address,
-        amount: String(amount),
-        payTo,
-        maxTimeoutSeconds: 60,
-        extra: { ...TEST_USDC_DOMAIN },
-      },
-    ],
-  };
-}
+const paymentRequired = (payTo: Address, amount: bigint) => testPaymentRequired(usdc, payTo, amount);
 
 /** The EIP-3009 fields of an x402 exact payload, checked rather than cast. */
 function authorizationOf(payload: Record<string, unknown>) {

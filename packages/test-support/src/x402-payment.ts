@@ -2,7 +2,8 @@ import { x402Client } from "@x402/core/client";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import type { LocalAccount } from "viem";
+import type { Address, LocalAccount } from "viem";
+import { TEST_USDC_DOMAIN, type TestUsdc } from "./test-usdc.js";
 
 /** A signed x402 v2 payment: the payload, and the same as the base64 `PAYMENT-SIGNATURE` header value. */
 export interface SignedPayment {
@@ -45,4 +46,35 @@ export async function signPayment(
   const signed = await client.createPaymentPayload({ ...paymentRequired, accepts: [shortLived] });
   const payload = { ...signed, accepted: requirement };
   return { payload, header: encodePaymentSignatureHeader(payload) };
+}
+
+/**
+ * What a server selling `amount` base units of `usdc` to `payTo` asks for: an x402 v2 PaymentRequired with
+ * one "exact" requirement (60 s to settle), for tests that pay without a Keyport server in front.
+ * @example await signPayment(payer, testPaymentRequired(usdc, payee, 3n * TEST_USDC_UNIT));
+ */
+export function testPaymentRequired(
+  usdc: Pick<TestUsdc, "network" | "address">,
+  payTo: Address,
+  amount: bigint,
+): PaymentRequired {
+  return {
+    x402Version: 2,
+    resource: {
+      url: "http://127.0.0.1/api-keys/key_1/top-up",
+      description: "credits",
+      mimeType: "application/json",
+    },
+    accepts: [
+      {
+        scheme: "exact",
+        network: usdc.network,
+        asset: usdc.address,
+        amount: String(amount),
+        payTo,
+        maxTimeoutSeconds: 60,
+        extra: { ...TEST_USDC_DOMAIN },
+      },
+    ],
+  };
 }

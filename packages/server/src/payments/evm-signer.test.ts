@@ -5,7 +5,7 @@ import {
   TEST_USDC_UNIT,
   type TestUsdc,
 } from "@keyport/test-support/test-usdc";
-import { signPayment } from "@keyport/test-support/x402-payment";
+import { signPayment, testPaymentRequired } from "@keyport/test-support/x402-payment";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { type Address, type Hex, isHex } from "viem";
@@ -23,23 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => anvil?.close());
 
-function paymentRequired(payTo: Address, amount: bigint): PaymentRequired {
-  return {
-    x402Version: 2,
-    resource: { url: "http://127.0.0.1/api-keys/key_1/top-up" },
-    accepts: [
-      {
-        scheme: "exact",
-        network: usdc.network,
-        asset: usdc.address,
-        amount: String(amount),
-        payTo,
-        maxTimeoutSeconds: 60,
-        extra: { ...TEST_USDC_DOMAIN },
-      },
-    ],
-  };
-}
+const paymentRequired = (payTo: Address, amount: bigint) => testPaymentRequired(usdc, payTo, amount);
 
 /** x402's exact facilitator settling with a new funded settler account through createSettlerSigner. */
 async function facilitator() {
