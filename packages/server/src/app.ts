@@ -16,6 +16,7 @@ import { createOpenApiDocument } from "./http/openapi.js";
 import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
+import { createLeakRoutes } from "./leaks/leak-routes.js";
 import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createProcedureServices } from "./procedure-services.js";
@@ -101,7 +102,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     logger,
     verification,
     trustedProxies: createTrustedProxies(env.TRUSTED_PROXIES),
-    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger),
+    procedures: createProcedureServices(env, database, rawQuery, siwe, verification, logger, metrics.leaks),
   };
   const restRoutes = compileRestRoutes(REST_ROUTES);
   const openApiDocument = createOpenApiDocument(appRouter, REST_ROUTES, { version: "0.1.0" });
@@ -112,6 +113,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     openApiDocument,
     metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
+    rawRoutes: createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
   });
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);

@@ -9,6 +9,7 @@ import type { Database } from "./db/database.js";
 import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
 import type { KeyStore } from "./keys/key-store.js";
+import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
@@ -30,6 +31,7 @@ export interface ProcedureServices {
   signInLog: SignInLog;
   signInRefusals: SignInRefusals;
   usage: UsageReader;
+  leaks: LeakService;
   verifier: KeyVerifier;
 }
 

@@ -12,7 +12,10 @@ import type { RawQuery } from "./db/raw.js";
 import type { Env } from "./env.js";
 import { createEventStore } from "./events/event-store.js";
 import { createKeyStore } from "./keys/key-store.js";
+import { createLeakService } from "./leaks/leak-service.js";
+import { createSelfReportLimit } from "./leaks/self-report-limit.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { LeakMetrics } from "./metrics/leaks.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
@@ -25,8 +28,12 @@ export function createProcedureServices(
   siwe: SiweSettings,
   verification: VerificationServices,
   logger: Logger,
+  leakMetrics: LeakMetrics,
 ): ProcedureServices {
   const { db } = database;
+  // Per-client limits draw on the shared Redis counters when there are some, else on a limiter of their own.
+  const perClient = () =>
+    env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter;
   return {
     keys: createKeyStore({
       db,
@@ -57,6 +64,13 @@ export function createProcedureServices(
       env.NONCE_RATE_LIMIT,
     ),
     usage: createUsageReader(db, rawQuery),
+    leaks: createLeakService({
+      db,
+      changes: createKeyChanges(verification.cache),
+      prefix: env.KEY_PREFIX,
+      selfReportLimit: createSelfReportLimit(perClient(), env.NONCE_RATE_LIMIT),
+      metrics: leakMetrics,
+    }),
     verifier: verification.verifier,
   };
 }

@@ -13,6 +13,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.roll": true,
   "keys.update": true,
   "keys.verify": true,
+  "keys.reportLeak": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,
