@@ -5,7 +5,7 @@ import { apiKeys, keyEvents } from "../src/db/schema/index.js";
 import { hashKey, newKey } from "../src/keys/secret.js";
 import { describeDatabases } from "./support/databases.js";
 import { verifyOver } from "./support/keys.js";
-import { createKeysFor, type Feedback, postReport, reportBody, signedBy } from "./support/leak-reports.js";
+import { createKeysFor, postReport, reportBody, signedBy } from "./support/leak-reports.js";
 import {
   type KeysEndpointStandIn,
   makeScannerKey,
