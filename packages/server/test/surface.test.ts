@@ -94,7 +94,12 @@ describeDatabases("HTTP surface", (target) => {
         if (operation.security?.length === 0) publicOps.push(`${method} ${path}`);
       }
     }
-    expect(publicOps.sort()).toEqual(["post /api-keys/verify", "post /auth/nonce", "post /auth/verify"]);
+    expect(publicOps.sort()).toEqual([
+      "post /api-keys/report-leak",
+      "post /api-keys/verify",
+      "post /auth/nonce",
+      "post /auth/verify",
+    ]);
   });
 
   it("describes list, update and revoke as one path item whose parameter each method reads its own way", async () => {
