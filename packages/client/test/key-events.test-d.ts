@@ -16,6 +16,7 @@ describe("audit event types", () => {
       | "key.updated"
       | "key.rolled"
       | "key.revoked"
+      | "key.leaked"
       | "session.created"
       | "session.ended"
       | "limits.updated"

@@ -33,6 +33,11 @@ describe("Keyport client types", () => {
     expectTypeOf<ApiKey["createdAt"]>().toEqualTypeOf<Date>();
     expectTypeOf<ApiKey["expiresAt"]>().toEqualTypeOf<Date | null>();
     expectTypeOf<ApiKey["rateLimit"]>().toEqualTypeOf<{ limit: number; windowSeconds: number } | null>();
+    expectTypeOf<ApiKey["leak"]>().toEqualTypeOf<{
+      url: string | null;
+      source: string;
+      reportedAt: Date;
+    } | null>();
     expectTypeOf<RouterOutputs["keys"]["create"]["key"]>().toEqualTypeOf<string>();
     expectTypeOf<RouterOutputs["keys"]["roll"]["previous"]>().toEqualTypeOf<ApiKey>();
     expectTypeOf<RouterOutputs["auth"]["verify"]["expiresAt"]>().toEqualTypeOf<Date>();

@@ -17,6 +17,7 @@ import { publicUrl } from "./http/public-url.js";
 import { compileRestRoutes } from "./http/rest.js";
 import { createGracefulShutdown } from "./http/shutdown.js";
 import { verifyRoute } from "./http/verify-route.js";
+import { createLeakRoutes } from "./leaks/leak-routes.js";
 import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createPaymentServices } from "./payments/payment-services.js";
@@ -122,6 +123,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       verification,
       logger,
       payments.topUps,
+      metrics.leaks,
       () => baseUrl,
     ),
   };
@@ -134,6 +136,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     openApiDocument,
     metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
+    rawRoutes: createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
   });
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);

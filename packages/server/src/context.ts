@@ -10,6 +10,7 @@ import type { Env } from "./env.js";
 import type { EventStore } from "./events/event-store.js";
 import type { KeyIntrospection } from "./introspection/introspect.js";
 import type { KeyStore } from "./keys/key-store.js";
+import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { TopUpService } from "./payments/top-up-service.js";
 import type { BatchCall } from "./usage/batch-cost.js";
@@ -32,6 +33,7 @@ export interface ProcedureServices {
   signInLog: SignInLog;
   signInRefusals: SignInRefusals;
   usage: UsageReader;
+  leaks: LeakService;
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
   topUps: TopUpService;

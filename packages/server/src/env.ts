@@ -133,6 +133,29 @@ export const envSchema = z.object({
   KEY_CACHE_MAX: positiveInt(100_000),
   KEY_CACHE_TTL_MS: positiveInt(60_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * Where GitHub publishes the keys that sign its secret scanning reports (`POST /leaks/github`,
+   * docs/leaks.md); fetched on first use and cached for an hour.
+   */
+  GITHUB_SECRET_SCANNING_KEYS_URL: z
+    .string()
+    .trim()
+    .default("https://api.github.com/meta/public_keys/secret_scanning")
+    .pipe(z.url({ protocol: /^https?$/ })),
+  /** Where GitLab publishes the keys that sign its secret detection reports; unset: `POST /leaks/gitlab` is 501. */
+  GITLAB_SECRET_DETECTION_KEYS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** The token a self-managed GitLab sends to `/leaks/gitlab/v1/*` (its Token Revocation API); unset: 501. */
+  LEAKS_GITLAB_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /** Bearer token for `GET /metrics`; unset serves metrics to loopback callers only. */
   METRICS_TOKEN: z
     .string()

@@ -27,8 +27,8 @@ export interface HttpPolicy {
   method: RestMethod;
   /** The path template; `{name}` segments are input fields. */
   path: `/${string}`;
-  /** 201 for routes that create something. */
-  successStatus: 200 | 201;
+  /** 201 for routes that create something, 202 for one that accepts a report. */
+  successStatus: 200 | 201 | 202;
   errors: readonly ErrorStatus[];
   /** `session`: needs `Authorization: Bearer <session token>`. */
   security: "session" | "public";

@@ -17,7 +17,10 @@ import { topUpUrl } from "./introspection/top-up-url.js";
 import { createKeyStore } from "./keys/key-store.js";
 import { loadKeyByHash } from "./keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "./keys/secret.js";
+import { createLeakService } from "./leaks/leak-service.js";
+import { createSelfReportLimit } from "./leaks/self-report-limit.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { LeakMetrics } from "./metrics/leaks.js";
 import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
@@ -35,10 +38,14 @@ export function createProcedureServices(
   verification: VerificationServices,
   logger: Logger,
   topUps: TopUpService,
+  leakMetrics: LeakMetrics,
   baseUrl: () => string | undefined = () => undefined,
 ): ProcedureServices {
   const { db } = database;
   const payments = env.PAYMENTS_NETWORK !== undefined;
+  // Per-client limits draw on the shared Redis counters when there are some, else on a limiter of their own.
+  const perClient = () =>
+    env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter;
   return {
     keys: createKeyStore({
       db,
@@ -76,12 +83,16 @@ export function createProcedureServices(
       loadKeyByHash: (hash) => loadKeyByHash(db, hash),
       rateLimiter: verification.rateLimiter,
       credits: verification.credits,
-      limit: createIntrospectionLimit(
-        env.REDIS_URL === undefined ? createMemoryRateLimiter() : verification.rateLimiter,
-        env.NONCE_RATE_LIMIT,
-      ),
+      limit: createIntrospectionLimit(perClient(), env.NONCE_RATE_LIMIT),
       topUpUrl: (keyId, canBeToppedUp) =>
         topUpUrl({ paymentsEnabled: payments, baseUrl: baseUrl(), keyId, canBeToppedUp }),
+    }),
+    leaks: createLeakService({
+      db,
+      changes: createKeyChanges(verification.cache),
+      prefix: env.KEY_PREFIX,
+      selfReportLimit: createSelfReportLimit(perClient(), env.NONCE_RATE_LIMIT),
+      metrics: leakMetrics,
     }),
     verifier: verification.verifier,
     topUps,

@@ -97,6 +97,7 @@ describeDatabases("HTTP surface", (target) => {
     // A top-up takes the owner's session or the key's own secret (X-API-Key): no one scheme is required.
     expect(publicOps.sort()).toEqual([
       "post /api-keys/introspect",
+      "post /api-keys/report-leak",
       "post /api-keys/verify",
       "post /api-keys/{id}/top-up",
       "post /auth/nonce",

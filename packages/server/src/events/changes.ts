@@ -76,6 +76,18 @@ export function keyRevokedChanges(revokedAt: Date): EventChanges {
   return { revokedAt: revokedAt.toISOString() };
 }
 
+/**
+ * `key.leaked`: where the key was found (null for a self-report), who reported it, and when the key
+ * was revoked (now, or earlier for a key already revoked). Never the token.
+ */
+export function keyLeakedChanges(leak: {
+  url: string | null;
+  source: string;
+  revokedAt: Date;
+}): EventChanges {
+  return { url: leak.url, source: leak.source, revokedAt: leak.revokedAt.toISOString() };
+}
+
 /** `session.created` (a sign-in): when the session ends. Never its token, message or signature. */
 export function sessionCreatedChanges(expiresAt: Date): EventChanges {
   return { expiresAt: expiresAt.toISOString() };

@@ -8,8 +8,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 // Past this we stop draining an oversized body and drop the connection instead.
 const MAX_DRAIN_BYTES = 1024 * 1024;
 
-/** The message of every 413. */
-export const BODY_TOO_LARGE = `The body must be at most ${MAX_BODY_BYTES} bytes`;
+/** The message of a 413 on a route that takes at most `maxBytes`. */
+export function bodyTooLargeMessage(maxBytes: number): string {
+  return `The body must be at most ${maxBytes} bytes`;
+}
+
+/** The message of every 413 outside the leak routes (docs/decisions.md#the-servers-http-edge). */
+export const BODY_TOO_LARGE = bodyTooLargeMessage(MAX_BODY_BYTES);
 
 /**
  * The client went away (reset or closed the connection) before its request body ended: nobody is
@@ -23,12 +28,13 @@ export class RequestAbortedError extends Error {
 }
 
 /**
- * True when the request declares a `Content-Length` over `MAX_BODY_BYTES`: it can be refused with
- * 413 before a byte of the body is read. (Node has already refused a malformed or repeated length.)
+ * True when the request declares a `Content-Length` over `maxBytes` (default `MAX_BODY_BYTES`): it can
+ * be refused with 413 before a byte of the body is read. (Node has already refused a malformed or
+ * repeated length.)
  */
-export function declaresTooLargeBody(req: IncomingMessage): boolean {
+export function declaresTooLargeBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES): boolean {
   const length = req.headers["content-length"];
-  return length !== undefined && Number(length) > MAX_BODY_BYTES;
+  return length !== undefined && Number(length) > maxBytes;
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -9,11 +9,12 @@ import { createMetricsEndpoint, METRICS_PATH } from "../metrics/endpoint.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { trpcRouteLabel } from "../metrics/trpc-route.js";
 import { type AppRouter, createAppCaller } from "../routers/_app.js";
-import { BODY_TOO_LARGE, declaresTooLargeBody, RequestAbortedError } from "./body.js";
+import { bodyTooLargeMessage, declaresTooLargeBody, MAX_BODY_BYTES, RequestAbortedError } from "./body.js";
 import { createDocsPages, DOCS_SCRIPT_PATH } from "./docs.js";
 import { sendError, sendJson } from "./errors.js";
 import type { FastRoute } from "./fast-route.js";
 import { isListRoute, listOwnKeys } from "./list-route.js";
+import type { RawRoute } from "./raw-route.js";
 import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
@@ -26,14 +27,17 @@ export interface RequestHandlerOptions {
   openApiDocument: OpenAPIObject;
   /** Keyed by `"POST /api-keys/verify"`: exact method and path; a URL with a query never matches. */
   fastRoutes: ReadonlyMap<string, FastRoute>;
+  /** Keyed by `"POST /leaks/github"`: exact method and path (any query); they read their own bodies. */
+  rawRoutes?: ReadonlyMap<string, RawRoute>;
   /** Where requests are counted and timed; also served at `GET /metrics`. */
   metrics: ServerMetrics;
 }
 
 /**
  * The whole HTTP surface as one node request listener: fast routes, /trpc, /healthz, /openapi.json,
- * /docs, then the REST routes; HEAD on a GET route answers as GET without the body (node drops it).
- * A declared body over `MAX_BODY_BYTES` is 413 before a byte is read. Every answer carries
+ * /docs, the raw routes (leak reports), then the REST routes; HEAD on a GET route answers as GET without
+ * the body (node drops it). A declared body over `MAX_BODY_BYTES` (a raw route's own limit there) is
+ * 413 before a byte is read. Every answer carries
  * `X-Request-Id` (the caller's when valid, else a fresh one). Logs one line per request
  * (method, route, status, reqId, duration), never a body: at info, except fast routes and unbatched tRPC
  * verify, which log at debug, and a passing `/healthz`, also at debug; a client that leaves before its
@@ -41,6 +45,7 @@ export interface RequestHandlerOptions {
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const { services, restRoutes, router, metrics } = options;
+  const rawRoutes: ReadonlyMap<string, RawRoute> = options.rawRoutes ?? new Map();
   const serveMetrics = createMetricsEndpoint(metrics.registry, services.env.METRICS_TOKEN);
   const openApiJson = JSON.stringify(options.openApiDocument);
   const docs = createDocsPages();
@@ -105,6 +110,22 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     }
     if (getLike && pathname === DOCS_SCRIPT_PATH) {
       await docs.sendScript(res, req.headers["accept-encoding"]);
+      return pathname;
+    }
+    const raw = rawRoutes.get(`${method} ${pathname}`);
+    if (raw !== undefined) {
+      try {
+        await raw.handle(req, res, requestId);
+      } catch (cause) {
+        if (cause instanceof RequestAbortedError) return pathname;
+        if (!(cause instanceof TRPCError) || cause.code === "INTERNAL_SERVER_ERROR") {
+          services.logger.error(
+            { err: errorSummary(cause), route: pathname, reqId: requestId },
+            "route failed",
+          );
+        }
+        if (!res.headersSent) sendError(res, cause);
+      }
       return pathname;
     }
     const match = matchRestRoute(restRoutes, method === "HEAD" ? "GET" : method, pathname);
@@ -179,9 +200,11 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return label;
     };
     let routed: Promise<string>;
-    if (declaresTooLargeBody(req) && !isTrpcPath(pathname)) {
+    const maxBodyBytes = rawRoutes.get(`${method} ${pathname}`)?.maxBodyBytes ?? MAX_BODY_BYTES;
+    if (declaresTooLargeBody(req, maxBodyBytes) && !isTrpcPath(pathname)) {
       // Refused before a byte of the body is read; the connection closes rather than drain the body.
-      sendJson(res, 413, errorBody("PAYLOAD_TOO_LARGE", BODY_TOO_LARGE), { connection: "close" });
+      const message = bodyTooLargeMessage(maxBodyBytes);
+      sendJson(res, 413, errorBody("PAYLOAD_TOO_LARGE", message), { connection: "close" });
       routed = Promise.resolve(answered(fast !== undefined ? pathname : "(too large)"));
     } else if (fast !== undefined) {
       // At info a verification costs no listener: a fast route that returns unanswered lost its client.

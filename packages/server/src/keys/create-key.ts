@@ -69,6 +69,9 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     permissions,
     meta,
     creditsId: balance === undefined ? null : id,
+    leakUrl: null,
+    leakSource: null,
+    leakReportedAt: null,
   };
   return { ok: true as const, key: secret.key, row, credits: balance };
 }

@@ -31,5 +31,9 @@ export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): Ap
     permissions: row.permissions,
     credits: toCredits(credits, now),
     meta: row.meta,
+    leak:
+      row.leakSource !== null && row.leakReportedAt !== null
+        ? { url: row.leakUrl, source: row.leakSource, reportedAt: row.leakReportedAt }
+        : null,
   };
 }

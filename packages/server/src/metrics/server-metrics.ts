@@ -4,6 +4,7 @@ import type { Database } from "../db/database.js";
 import type { KeyCache } from "../verify/cache.js";
 import { type CreditsMetrics, createCreditsMetrics } from "./credits.js";
 import { createDatabaseMetrics } from "./database.js";
+import { createLeakMetrics, type LeakMetrics } from "./leaks.js";
 import { createPaymentMetrics, type PaymentMetrics } from "./payments.js";
 import { createUsageMetrics, type UsageMetrics } from "./usage.js";
 import { createVerifierMetrics, type VerifierMetrics } from "./verification.js";
@@ -27,13 +28,14 @@ export interface ServerMetrics {
   usage: UsageMetrics;
   credits: CreditsMetrics;
   payments: PaymentMetrics;
+  leaks: LeakMetrics;
   /** Points the key cache and usage buffer gauges at the app's instances. */
   watch(sources: WatchedSources): void;
 }
 
 /**
  * Creates a registry holding the process defaults (`collectDefaultMetrics`: CPU, memory, event
- * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal and database metrics.
+ * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal, leak report and database metrics.
  * @example const metrics = createServerMetrics(database); await metrics.registry.metrics();
  */
 export function createServerMetrics(database: Database): ServerMetrics {
@@ -52,6 +54,7 @@ export function createServerMetrics(database: Database): ServerMetrics {
     usage: createUsageMetrics(registry, () => sources?.usage.pendingRows ?? 0),
     credits: createCreditsMetrics(registry),
     payments: createPaymentMetrics(registry),
+    leaks: createLeakMetrics(registry),
     watch: (watched) => {
       sources = watched;
     },

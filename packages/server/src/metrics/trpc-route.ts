@@ -19,6 +19,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.introspect": true,
   "keys.topUp": true,
   "keys.topUpQuote": true,
+  "keys.reportLeak": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,

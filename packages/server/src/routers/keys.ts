@@ -1,11 +1,14 @@
 import { TRPCError } from "@trpc/server";
 import { decodeCursor } from "../keys/cursor.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { RetryAfter } from "../ratelimit/retry-after.js";
 import {
   createKeyInput,
   createKeyOutput,
   listKeysInput,
   listKeysOutput,
+  reportLeakInput,
+  reportLeakOutput,
   revokeKeyInput,
   revokeKeyOutput,
   rollKeyInput,
@@ -62,6 +65,13 @@ export const keysHttp = {
     path: "/api-keys/verify",
     successStatus: 200,
     errors: [413, 415],
+    security: "public",
+  },
+  reportLeak: {
+    method: "POST",
+    path: "/api-keys/report-leak",
+    successStatus: 202,
+    errors: [413, 415, 429],
     security: "public",
   },
 } as const satisfies Record<string, HttpPolicy>;
@@ -246,4 +256,26 @@ export const keysRouter = router({
 
   introspect: introspectKey,
   ...topUpProcedures,
+  reportLeak: publicProcedure
+    .meta(
+      openApiMeta(keysHttp.reportLeak, {
+        tags: ["keys"],
+        summary: "Report a leaked key",
+        description:
+          'No session: whoever holds a key may have it revoked at once (docs/leaks.md). The key becomes `revoked` with `leak: { url: null, source: "self-report", reportedAt }` and one `key.leaked` event; every instance refuses it within about 1 second. The answer is 202 `{ received: true }` whether or not the key exists, so it tells nothing. Counted per client address (an IPv6 /64) under NONCE_RATE_LIMIT\'s rule (default 10 a minute): past it 429 `TOO_MANY_REQUESTS` with `Retry-After`.',
+      }),
+    )
+    .input(reportLeakInput)
+    .output(reportLeakOutput)
+    .mutation(async ({ ctx, input }) => {
+      const verdict = await ctx.leaks.selfReport(input.key, ctx.clientIp());
+      if (!verdict.allowed) {
+        throw new TRPCError({
+          code: "TOO_MANY_REQUESTS",
+          message: `Too many reports from this address: try again in ${verdict.retryAfterSeconds} s`,
+          cause: new RetryAfter(verdict.retryAfterSeconds),
+        });
+      }
+      return { received: true as const };
+    }),
 });

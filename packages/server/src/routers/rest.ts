@@ -3,6 +3,7 @@ import type { HttpPolicy } from "../procedure-meta.js";
 import {
   createKeyInput,
   listKeysInput,
+  reportLeakInput,
   revokeKeyInput,
   rollKeyInput,
   updateKeyInput,
@@ -68,6 +69,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(topUpHttp.topUp, topUpInput, (caller, input) => caller.keys.topUp(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
+  restRoute(keysHttp.reportLeak, reportLeakInput, (caller, input) => caller.keys.reportLeak(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
   restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),

@@ -28,6 +28,21 @@ export const rateLimit = z
   })
   .meta({ id: "RateLimit" });
 
+/** Where and when a key was found in public (docs/leaks.md); a leaked key is `revoked`. */
+export const keyLeak = z
+  .object({
+    url: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the key was found; null when its holder reported it" }),
+    source: z.string().meta({
+      description:
+        "Who reported it: GitHub's or GitLab's source (`content`, `commit`, `npm`, ...), `gitlab` for GitLab's Token Revocation API, or `self-report`",
+    }),
+    reportedAt: timestamp,
+  })
+  .meta({ id: "KeyLeak" });
+
 /** A key as every route returns it. The secret is never part of it. */
 export const apiKey = z
   .object({
@@ -47,6 +62,9 @@ export const apiKey = z
     permissions: z.array(z.string()).meta({ description: "What the key may do; verify can require some" }),
     credits: credits.nullable().meta({ description: "null: the key is not metered" }),
     meta: meta.nullable(),
+    leak: keyLeak.nullable().meta({
+      description: "The first leak report of this key (it is then revoked), or null when none was received",
+    }),
   })
   .meta({ id: "ApiKey" });
 
@@ -109,7 +127,16 @@ export const rollKeyOutput = z.object({
   previous: apiKey,
 });
 
+/** Body of the self-report: a key its holder wants revoked. */
+export const reportLeakInput = z.object({
+  key: z.string().min(1).max(256).meta({ description: "The key found in public (any string is accepted)" }),
+});
+
+/** The self-report's answer: the same for every key, real or not. */
+export const reportLeakOutput = z.object({ received: z.literal(true) });
+
 export type ApiKey = z.infer<typeof apiKey>;
 export type UpdateKeyInput = z.infer<typeof updateKeyInput>;
 export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;
 export type RateLimit = z.infer<typeof rateLimit>;
+export type KeyLeak = z.infer<typeof keyLeak>;

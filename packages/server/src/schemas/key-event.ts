@@ -7,6 +7,7 @@ export const KEY_EVENT_ACTIONS = [
   "key.updated",
   "key.rolled",
   "key.revoked",
+  "key.leaked",
   "session.created",
   "session.ended",
   "limits.updated",
@@ -29,7 +30,7 @@ export const keyEvent = z
     at: timestamp,
     changes: z.record(z.string(), z.unknown()).meta({
       description:
-        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none); key.topped_up {amount, credits, payer, transaction} (amount in whole tokens as sent, credits added, the paying address, the settlement's transaction hash). Never a secret, hash, session token, message or signature.",
+        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; key.leaked {url, source, revokedAt} (url null for a self-report); session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none); key.topped_up {amount, credits, payer, transaction} (amount in whole tokens as sent, credits added, the paying address, the settlement's transaction hash). Never a secret, hash, session token, message or signature.",
     }),
   })
   .meta({ id: "KeyEvent" });

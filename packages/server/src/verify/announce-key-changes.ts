@@ -3,8 +3,8 @@ import type { Db, Tx } from "../db/database.js";
 import type { KeyCache } from "./cache.js";
 import { INVALIDATION_CHANNEL, WALLET_PAYLOAD_PREFIX } from "./invalidation.js";
 
-/** Marks a key as changed inside the running transaction. */
-export type KeyChanged = (keyId: string) => Promise<void>;
+/** Marks a key (or many, in one statement) as changed inside the running transaction. */
+export type KeyChanged = (keyIds: string | readonly string[]) => Promise<void>;
 
 /** Marks a wallet-wide setting (its limit) as changed inside the running transaction: all its keys are stale. */
 export type WalletChanged = (wallet: string) => Promise<void>;
@@ -42,9 +42,18 @@ export function createKeyChanges(cache: Pick<KeyCache, "invalidate" | "invalidat
       const result = await db.transaction((tx) =>
         change(
           tx,
-          async (keyId) => {
-            await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyId})`);
-            changed.push(keyId);
+          async (keyIds) => {
+            if (typeof keyIds === "string") {
+              await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${keyIds})`);
+              changed.push(keyIds);
+              return;
+            }
+            if (keyIds.length === 0) return;
+            // One statement for a batch (a leak report revokes up to 1,000 keys): one NOTIFY per key.
+            await tx.execute(
+              sql`select pg_notify(${INVALIDATION_CHANNEL}, id) from unnest(${sql.param([...keyIds])}::text[]) as id`,
+            );
+            changed.push(...keyIds);
           },
           async (wallet) => {
             await tx.execute(

@@ -49,6 +49,25 @@ describe("describeEvent", () => {
   it("is the action in words for every other event", () => {
     expect(describeEvent(event("key.revoked", { revokedAt: at.toISOString() }))).toBe("Key revoked");
   });
+
+  it("says where a leaked key was found and who reported it, or that its holder did", () => {
+    const leaked = event("key.leaked", {
+      url: "https://github.com/o/r/blob/x/a.js",
+      source: "github:content",
+      revokedAt: at.toISOString(),
+    });
+    expect(describeEvent(leaked)).toBe("Key found in public and revoked");
+    expect(describeChanges(leaked, keyNames, at)).toEqual([
+      { label: "Revoked", value: formatDateTime(at, "never") },
+      { label: "Found at", value: "https://github.com/o/r/blob/x/a.js" },
+      { label: "Reported by", value: "github:content" },
+    ]);
+    const self = event("key.leaked", { url: null, source: "self-report", revokedAt: at.toISOString() });
+    expect(describeChanges(self, keyNames, at)[1]).toEqual({
+      label: "Found at",
+      value: "reported by its holder",
+    });
+  });
 });
 
 describe("describeChanges", () => {

@@ -13,6 +13,7 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "key.updated": "Key updated",
   "key.rolled": "Key rolled",
   "key.revoked": "Key revoked",
+  "key.leaked": "Key found in public and revoked",
   "session.created": "Signed in",
   "session.ended": "Signed out",
   "limits.updated": "Wallet-wide limit changed",
@@ -65,6 +66,8 @@ const LABELS: Record<string, string> = {
   rolledTo: "New key",
   revokedAt: "Revoked",
   gracePeriodSeconds: "Grace period",
+  url: "Found at",
+  source: "Reported by",
 };
 
 /**
@@ -140,6 +143,9 @@ function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<stri
       return value === null ? "none" : JSON.stringify(value);
     case "rolledTo":
       if (typeof value === "string") return keyNames.get(value) ?? value;
+      break;
+    case "url":
+      if (value === null) return "reported by its holder";
       break;
     case "gracePeriodSeconds":
       if (typeof value === "number") return value === 0 ? "none" : formatDuration(value * 1000);

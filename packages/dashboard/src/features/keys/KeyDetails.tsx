@@ -3,6 +3,7 @@ import { formatRateLimit } from "../../lib/rate-limit";
 import { CopyButton } from "../../ui/CopyButton";
 import { RelativeTime } from "../../ui/RelativeTime";
 import { type ApiKey, keyStatusWords } from "./key-status";
+import { LeakNotice } from "./LeakNotice";
 
 function ExactTime({ value, empty }: { value: Date | null; empty: string }) {
   if (value === null) return <span className="muted">{empty}</span>;
@@ -34,6 +35,14 @@ export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
         <dt>Status</dt>
         <dd>{keyStatusWords(apiKey, now)}</dd>
       </div>
+      {apiKey.leak === null ? null : (
+        <div>
+          <dt>Leak</dt>
+          <dd>
+            <LeakNotice leak={apiKey.leak} />
+          </dd>
+        </div>
+      )}
       <div>
         <dt>Created</dt>
         <dd>

@@ -8,6 +8,7 @@ import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
 import { EditKeyDialog } from "./EditKeyDialog";
 import { type ApiKey, keyStatusWords } from "./key-status";
+import { LeakNotice } from "./LeakNotice";
 import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
 
@@ -97,6 +98,11 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       </th>
       <td data-label="Status">
         <span className={`badge badge-${apiKey.status}`}>{status}</span>
+        {apiKey.leak === null ? null : (
+          <span className="cell-note">
+            <LeakNotice leak={apiKey.leak} />
+          </span>
+        )}
       </td>
       <td data-label="Created">
         <DateCell value={apiKey.createdAt} empty="never" />

@@ -131,6 +131,7 @@ describe("keyFieldsFrom", () => {
       permissions: ["a", "b:c"],
       credits: { remaining: 7, purchased: 0, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
       meta: { customerId: "cus_1" },
+      leak: null,
     };
     expect(keyFieldsFrom(key)).toEqual({
       name: "billing",

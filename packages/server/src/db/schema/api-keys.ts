@@ -6,7 +6,8 @@ import { keyCredits } from "./key-credits.js";
 /**
  * One row per API key. Only the SHA-256 `hash` of the secret is kept; `start` is its display prefix.
  * `revoked_at` may lie in the future: a roll schedules the old key's revocation at the end of its grace
- * period, and status is derived at read time from `revoked_at` and `expires_at`.
+ * period, and status is derived at read time from `revoked_at` and `expires_at`. A leaked key is revoked and
+ * carries its first leak report in the `leak_*` columns.
  */
 export const apiKeys = pgTable(
   "api_keys",
@@ -26,6 +27,12 @@ export const apiKeys = pgTable(
     permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
     meta: jsonb("meta").$type<KeyMeta>(),
     creditsId: text("credits_id").references(() => keyCredits.id),
+    /** Where a leak report found the key (null for a self-report); set once, with `leak_source` and `leak_reported_at`. */
+    leakUrl: text("leak_url"),
+    /** Who reported the leak: GitHub's or GitLab's `source`, `trufflehog` never (it only verifies), `self-report`. */
+    leakSource: text("leak_source"),
+    /** When the first leak report arrived; null for a key never reported (docs/leaks.md). */
+    leakReportedAt: timestamp("leak_reported_at", { withTimezone: true, precision: 3 }),
   },
   (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
 );

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The audit trail (docs/decisions.md#audit-trail): one row per key creation, update, roll, revocation and top-up, and per
+ * The audit trail (docs/decisions.md#audit-trail): one row per key creation, update, roll, revocation, leak report and top-up, and per
  * sign-in and sign-out, and per change of the wallet-wide limit, newest first by `id` (a sequence: exact order, cheap cursors). `changes`
  * says what changed (field names and their new public values, never a secret, token or hash).
  * `key_id` is null for session and wallet-limit events. Events older than EVENTS_RETENTION_DAYS are deleted by the
@@ -25,7 +25,7 @@ export const keyEvents = pgTable(
     index("key_events_at_idx").using("brin", table.at),
     check(
       "key_events_action_check",
-      sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'session.created', 'session.ended', 'limits.updated', 'key.topped_up')`,
+      sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'key.leaked', 'session.created', 'session.ended', 'limits.updated', 'key.topped_up')`,
     ),
   ],
 );
