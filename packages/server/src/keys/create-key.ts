@@ -16,6 +16,8 @@ export interface CreateKeyParams {
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
+  /** Normalised entries (the schema's `allowedIps`); null: any address. */
+  allowedIps: string[] | null;
   prefix: string;
   maxActiveKeys: number;
   now: Date;
@@ -30,7 +32,7 @@ export interface CreateKeyParams {
 export async function createKey(driver: Driver, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
+  const { wallet, name, now, expiresAt, rateLimit, permissions, meta, allowedIps } = params;
   const balance: KeyCreditsRow | undefined =
     params.credits === null ? undefined : { id, ...creditsValues(params.credits, now), version: 0 };
   const inserted = await insertUnderCap(driver, {
@@ -45,6 +47,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
     permissions: JSON.stringify(permissions),
     meta: meta === null ? null : JSON.stringify(meta),
+    allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),
     credits:
       balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
     changes: JSON.stringify(keyCreatedChanges(params)),
@@ -67,6 +70,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     permissions,
     meta,
     creditsId: balance === undefined ? null : id,
+    allowedIps,
   };
   return { ok: true as const, key: secret.key, row, credits: balance };
 }

@@ -31,5 +31,6 @@ export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): Ap
     permissions: row.permissions,
     credits: toCredits(credits, now),
     meta: row.meta,
+    allowedIps: row.allowedIps,
   };
 }

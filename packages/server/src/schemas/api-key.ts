@@ -10,7 +10,7 @@ import {
   walletInput,
 } from "./common.js";
 import { keyName } from "./key-name.js";
-import { credits, creditsInput, meta, permissions } from "./key-policy.js";
+import { allowedIps, credits, creditsInput, meta, permissions } from "./key-policy.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
@@ -47,6 +47,10 @@ export const apiKey = z
     permissions: z.array(z.string()).meta({ description: "What the key may do; verify can require some" }),
     credits: credits.nullable().meta({ description: "null: the key is not metered" }),
     meta: meta.nullable(),
+    allowedIps: z.array(z.string()).nullable().meta({
+      description:
+        "The addresses and CIDR blocks verify accepts (`ip`), normalised (10.0.0.0/8, 2001:db8::/32, a single address as /32 or /128); null: any address",
+    }),
   })
   .meta({ id: "ApiKey" });
 
@@ -59,6 +63,7 @@ export const createKeyInput = z.object({
   permissions: permissions.optional(),
   credits: creditsInput.optional(),
   meta: meta.optional(),
+  allowedIps: allowedIps.nullable().optional(),
 });
 
 /** Body of update (PATCH): an absent field is unchanged, `null` clears it, `meta` is replaced whole. */
@@ -70,6 +75,7 @@ export const updateKeyInput = z.object({
   permissions: permissions.optional(),
   credits: creditsInput.nullable().optional(),
   meta: meta.nullable().optional(),
+  allowedIps: allowedIps.nullable().optional(),
 });
 
 export const updateKeyOutput = z.object({ apiKey });

@@ -26,6 +26,8 @@ export const apiKeys = pgTable(
     permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
     meta: jsonb("meta").$type<KeyMeta>(),
     creditsId: text("credits_id").references(() => keyCredits.id),
+    /** Normalised addresses and CIDR blocks verify accepts; null: any address. */
+    allowedIps: text("allowed_ips").array(),
   },
   (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
 );
