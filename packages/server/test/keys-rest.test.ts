@@ -69,6 +69,7 @@ describeDatabases("API keys over REST", (target) => {
       permissions: [],
       credits: null,
       meta: null,
+      allowedIps: null,
     });
     const [row] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.hash).toBe(hashKey(key));

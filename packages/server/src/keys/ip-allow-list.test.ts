@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseIp } from "./ip-address.js";
-import { compileIpAllowList, normaliseIpBlock } from "./ip-allow-list.js";
+import { parseIp } from "../schemas/ip-address.js";
+import { normaliseIpBlock } from "../schemas/ip-block.js";
+import { compileIpAllowList } from "./ip-allow-list.js";
 
 describe("allowedIps entries", () => {
   it.each([

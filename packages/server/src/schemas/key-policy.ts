@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseIp } from "../keys/ip-address.js";
-import { MAX_ALLOWED_IPS, normaliseIpBlock } from "../keys/ip-allow-list.js";
+import { parseIp } from "./ip-address.js";
+import { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 import { storedJsonProblem } from "./stored-json.js";
 
 /** Longest permission string. */
