@@ -12,7 +12,8 @@ export {
   type UnavailablePolicy,
 } from "./decision.js";
 export type { JsonValue } from "./json.js";
-export type { GetKey, KeyportOptions } from "./middleware-options.js";
+export { clientAddress } from "./client-address.js";
+export type { GetIp, GetKey, KeyportOptions } from "./middleware-options.js";
 export { readKey } from "./read-key.js";
 export type { VerificationJson, VerifyOptions } from "./server-types.js";
 // Its answers

@@ -26,6 +26,7 @@ interface PinnedVerificationJson {
     | "NOT_FOUND"
     | "REVOKED"
     | "EXPIRED"
+    | "IP_NOT_ALLOWED"
     | "INSUFFICIENT_PERMISSIONS"
     | "USAGE_EXCEEDED"
     | "RATE_LIMITED";
@@ -78,8 +79,9 @@ describe("the verification's types", () => {
     }
   });
 
-  it("take verify's options from the server's input: permissions and cost, both optional", () => {
+  it("take verify's options from the server's input: ip, permissions and cost, all optional", () => {
     expectTypeOf<VerifyOptions>().toEqualTypeOf<{
+      ip?: string | undefined;
       permissions?: string[] | undefined;
       cost?: number | undefined;
     }>();
