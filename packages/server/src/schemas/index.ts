@@ -63,9 +63,11 @@ export {
 export { keyName, MAX_KEY_NAME_LENGTH } from "./key-name.js";
 export {
   type Credits,
+  allowedIps,
   type CreditsInput,
   type CreditsRefill,
   cost,
+  ipAddress,
   credits,
   creditsInput,
   creditsRefill,
@@ -79,6 +81,9 @@ export {
   permission,
   permissions,
 } from "./key-policy.js";
+// IP addresses and allow-list entries.
+export { parseIp } from "./ip-address.js";
+export { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 // Usage.
 export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
 // Verification.

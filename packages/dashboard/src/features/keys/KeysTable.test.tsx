@@ -22,6 +22,7 @@ const base: ApiKey = {
   permissions: [],
   credits: null,
   meta: null,
+  allowedIps: null,
 };
 
 const now = new Date("2030-02-01T00:00:00Z");

@@ -23,6 +23,7 @@ function key(
     permissions: [],
     credits: null,
     meta: null,
+    allowedIps: null,
   };
 }
 
