@@ -32,7 +32,13 @@ describeDatabases("IP allow-lists", (target) => {
 
   describe("on the key", () => {
     it("stores entries normalised and shows them on create, in the list and over tRPC", async () => {
-      const entries = ["10.1.2.3/8", "192.168.0.7", "2001:DB8:ffff::/32", "::ffff:172.16.5.4/108", "10.0.0.0/8"];
+      const entries = [
+        "10.1.2.3/8",
+        "192.168.0.7",
+        "2001:DB8:ffff::/32",
+        "::ffff:172.16.5.4/108",
+        "10.0.0.0/8",
+      ];
       const { apiKey } = await create({ allowedIps: entries });
       const stored = ["10.0.0.0/8", "192.168.0.7/32", "2001:db8::/32", "172.16.0.0/12"];
       expect((apiKey as unknown as KeyBody).allowedIps).toEqual(stored);
@@ -72,7 +78,9 @@ describeDatabases("IP allow-lists", (target) => {
 
     it("takes 100 entries and refuses 101, and refuses an empty list", async () => {
       const hundred = Array.from({ length: 100 }, (_, i) => `10.0.${i}.0/24`);
-      expect(((await create({ allowedIps: hundred })).apiKey as unknown as KeyBody).allowedIps).toHaveLength(100);
+      expect(((await create({ allowedIps: hundred })).apiKey as unknown as KeyBody).allowedIps).toHaveLength(
+        100,
+      );
       const tooMany = await request(a.baseUrl, "POST", "/api-keys", {
         token: session.token,
         body: { name: "many", allowedIps: [...hundred, "10.1.0.0/24"] },
@@ -94,23 +102,25 @@ describeDatabases("IP allow-lists", (target) => {
         body: { allowedIps: ["198.51.100.0/24"] },
       });
       expect((set.body as { apiKey: KeyBody }).apiKey.allowedIps).toEqual(["198.51.100.0/24"]);
-      await expect.poll(async () => (await verifyOver(b.baseUrl, key, { ip: "203.0.113.1" })).code).toBe(
-        "IP_NOT_ALLOWED",
-      );
+      await expect
+        .poll(async () => (await verifyOver(b.baseUrl, key, { ip: "203.0.113.1" })).code)
+        .toBe("IP_NOT_ALLOWED");
       expect((await verifyOver(b.baseUrl, key, { ip: "198.51.100.255" })).code).toBe("VALID");
       const cleared = await request(a.baseUrl, "PATCH", `/api-keys/${apiKey.id}`, {
         token: s.token,
         body: { allowedIps: null },
       });
       expect((cleared.body as { apiKey: KeyBody }).apiKey.allowedIps).toBeNull();
-      await expect.poll(async () => (await verifyOver(b.baseUrl, key, { ip: "203.0.113.1" })).code).toBe("VALID");
+      await expect
+        .poll(async () => (await verifyOver(b.baseUrl, key, { ip: "203.0.113.1" })).code)
+        .toBe("VALID");
       expect((await verifyOver(b.baseUrl, key)).code).toBe("VALID");
       const events = await request(a.baseUrl, "GET", `/api-keys/${s.wallet}/events?keyId=${apiKey.id}`, {
         token: s.token,
       });
-      const changes = (events.body as { events: { action: string; changes: Record<string, unknown> }[] }).events.map(
-        (event) => [event.action, event.changes.allowedIps],
-      );
+      const changes = (
+        events.body as { events: { action: string; changes: Record<string, unknown> }[] }
+      ).events.map((event) => [event.action, event.changes.allowedIps]);
       expect(changes).toEqual([
         ["key.updated", null],
         ["key.updated", ["198.51.100.0/24"]],
@@ -178,14 +188,16 @@ describeDatabases("IP allow-lists", (target) => {
         expect([ip, rest.status]).toEqual([ip, 400]);
         expect((rest.body as { issues: Issue[] }).issues[0]?.path).toEqual(["ip"]);
       }
-      const trpc = await request(a.baseUrl, "POST", "/trpc/keys.verify", { body: { json: { key, ip: "nope" } } });
+      const trpc = await request(a.baseUrl, "POST", "/trpc/keys.verify", {
+        body: { json: { key, ip: "nope" } },
+      });
       expect(trpc.status).toBe(400);
       await expect(trpcClient(a.baseUrl).keys.verify.mutate({ key, ip: "10.2.3.4" })).resolves.toMatchObject({
         code: "VALID",
       });
-      await expect(trpcClient(a.baseUrl, undefined, false).keys.verify.mutate({ key, ip: "9.2.3.4" })).resolves.toMatchObject(
-        { code: "IP_NOT_ALLOWED" },
-      );
+      await expect(
+        trpcClient(a.baseUrl, undefined, false).keys.verify.mutate({ key, ip: "9.2.3.4" }),
+      ).resolves.toMatchObject({ code: "IP_NOT_ALLOWED" });
     });
 
     it("spends no rate limit and no credits on a refusal", async () => {

@@ -67,7 +67,15 @@ function inputArb(keys: Keys) {
     fc
       .record({
         key,
-        ip: fc.constantFrom("10.1.2.3", "11.0.0.1", "::ffff:10.9.9.9", "2001:db8::1", "10.0.0.256", "10.0.0.0/8", ""),
+        ip: fc.constantFrom(
+          "10.1.2.3",
+          "11.0.0.1",
+          "::ffff:10.9.9.9",
+          "2001:db8::1",
+          "10.0.0.256",
+          "10.0.0.0/8",
+          "",
+        ),
       })
       .map((json) => ({ json })),
     fc

@@ -1,6 +1,7 @@
 // The end client's address a middleware sends Keyport as `ip` (docs/verifying-keys.md#ip-allow-lists).
 
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])$/;
+const IPV4 =
+  /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])$/;
 const IPV6_CHARACTERS = /^[0-9a-fA-F:.]{2,45}$/;
 const BRACKETED = /^\[([^\]]+)\](?::[0-9]{1,5})?$/;
 const IPV4_WITH_PORT = /^([0-9.]+):[0-9]{1,5}$/;

@@ -1,8 +1,8 @@
 // `@keyport/verify/express`: Keyport's middleware for Express (4 and 5).
 import type { Request, RequestHandler } from "express";
+import { clientAddress } from "./client-address.js";
 import { decide, type KeyportContext } from "./decision.js";
 import { JSON_CONTENT_TYPE, type KeyportOptions, prepare } from "./middleware-options.js";
-import { clientAddress } from "./client-address.js";
 import { readKey } from "./read-key.js";
 
 declare global {

@@ -1,8 +1,8 @@
 // `@keyport/verify/h3`: Keyport's middleware for h3 (v2).
 import { getRequestIP, type H3Event, type Middleware } from "h3";
+import { clientAddress } from "./client-address.js";
 import { decide, type KeyportContext } from "./decision.js";
 import { type KeyportOptions, prepare } from "./middleware-options.js";
-import { clientAddress } from "./client-address.js";
 import { readKey } from "./read-key.js";
 import { refusalResponse } from "./refusal-response.js";
 

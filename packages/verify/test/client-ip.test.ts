@@ -18,7 +18,8 @@ let publicKey: string;
 beforeAll(async () => {
   keyport = await startKeyport();
   loopbackKey = (await keyport.createKey({ name: "loopback", allowedIps: ["127.0.0.0/8"] })).key;
-  publicKey = (await keyport.createKey({ name: "public", allowedIps: ["203.0.113.0/24", "2001:db8::/32"] })).key;
+  publicKey = (await keyport.createKey({ name: "public", allowedIps: ["203.0.113.0/24", "2001:db8::/32"] }))
+    .key;
 });
 afterAll(() => keyport?.close());
 
@@ -26,7 +27,11 @@ afterAll(() => keyport?.close());
 describe.each(FRAMEWORKS)("keyport() for %s sends the client's address", (framework) => {
   const backends: Backend[] = [];
   const start = async (options: Partial<MiddlewareOptions> = {}) => {
-    const backend = await startBackend(framework, { baseUrl: keyport.baseUrl, logger: { warn() {} }, ...options });
+    const backend = await startBackend(framework, {
+      baseUrl: keyport.baseUrl,
+      logger: { warn() {} },
+      ...options,
+    });
     backends.push(backend);
     return backend;
   };
@@ -49,13 +54,18 @@ describe.each(FRAMEWORKS)("keyport() for %s sends the client's address", (framew
 
   it("with trustProxy: the last X-Forwarded-For entry, never one the client wrote before it", async () => {
     expect((await get(proxied, publicKey, { "x-forwarded-for": "203.0.113.9" })).status).toBe(200);
-    expect((await get(proxied, publicKey, { "x-forwarded-for": "10.9.9.9, 203.0.113.200" })).status).toBe(200);
+    expect((await get(proxied, publicKey, { "x-forwarded-for": "10.9.9.9, 203.0.113.200" })).status).toBe(
+      200,
+    );
     expect((await get(proxied, publicKey, { "x-forwarded-for": "[2001:db8::5]:4433" })).status).toBe(200);
     expect(await get(proxied, publicKey, { "x-forwarded-for": "203.0.113.9, 10.9.9.9" })).toEqual({
       status: 403,
       body: REFUSED,
     });
-    expect(await get(proxied, publicKey, { "x-forwarded-for": "unknown" })).toEqual({ status: 403, body: REFUSED });
+    expect(await get(proxied, publicKey, { "x-forwarded-for": "unknown" })).toEqual({
+      status: 403,
+      body: REFUSED,
+    });
     // No header: the peer, as without trustProxy.
     expect((await get(proxied, loopbackKey)).status).toBe(200);
     expect((await get(proxied, publicKey)).status).toBe(403);

@@ -49,6 +49,9 @@ export {
   introspectionRateLimit,
   introspectKeyInput,
 } from "./introspection.js";
+// IP addresses and allow-list entries.
+export { parseIp } from "./ip-address.js";
+export { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 // Audit events.
 export {
   KEY_EVENT_ACTIONS,
@@ -62,15 +65,15 @@ export {
 // Keys.
 export { keyName, MAX_KEY_NAME_LENGTH } from "./key-name.js";
 export {
-  type Credits,
   allowedIps,
+  type Credits,
   type CreditsInput,
   type CreditsRefill,
   cost,
-  ipAddress,
   credits,
   creditsInput,
   creditsRefill,
+  ipAddress,
   jsonBytes,
   type KeyMeta,
   MAX_CREDITS,
@@ -81,9 +84,6 @@ export {
   permission,
   permissions,
 } from "./key-policy.js";
-// IP addresses and allow-list entries.
-export { parseIp } from "./ip-address.js";
-export { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 // Usage.
 export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
 // Verification.

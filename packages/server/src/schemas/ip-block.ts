@@ -68,4 +68,3 @@ export function normaliseIpBlock(text: string): string | null {
   const block = parseIpBlock(text);
   return block === null ? null : formatBlock(block);
 }
-

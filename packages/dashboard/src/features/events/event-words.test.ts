@@ -100,7 +100,10 @@ describe("describeChanges", () => {
   });
 
   it("lists an allow-list's blocks", () => {
-    const lines = describeChanges(event("key.updated", { allowedIps: ["10.0.0.0/8", "2001:db8::/32"] }), keyNames);
+    const lines = describeChanges(
+      event("key.updated", { allowedIps: ["10.0.0.0/8", "2001:db8::/32"] }),
+      keyNames,
+    );
     expect(lines).toEqual([{ label: "Allowed IP addresses", value: "10.0.0.0/8, 2001:db8::/32" }]);
   });
 

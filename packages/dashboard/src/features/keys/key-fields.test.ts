@@ -128,7 +128,8 @@ describe("parseAllowedIps", () => {
   it("names the first bad entry, and refuses more than 100", () => {
     expect(parseAllowedIps("10.0.0.0/8\n10.0.0.300\nnope")).toEqual({
       ok: false,
-      message: "“10.0.0.300” is not an IP address or CIDR block, like 203.0.113.7, 10.0.0.0/8 or 2001:db8::/32.",
+      message:
+        "“10.0.0.300” is not an IP address or CIDR block, like 203.0.113.7, 10.0.0.0/8 or 2001:db8::/32.",
     });
     const many = Array.from({ length: 101 }, (_, i) => `10.0.${i}.0/24`).join("\n");
     expect(parseAllowedIps(many)).toEqual({

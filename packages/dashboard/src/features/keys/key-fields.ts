@@ -4,11 +4,11 @@ import {
   creditsRefill,
   jsonBytes,
   keyName,
+  MAX_ALLOWED_IPS,
   MAX_CREDITS,
   MAX_KEY_NAME_LENGTH,
   MAX_META_BYTES,
   MAX_PERMISSION_LENGTH,
-  MAX_ALLOWED_IPS,
   MAX_PERMISSIONS,
   normaliseIpBlock,
   permission,
@@ -197,7 +197,10 @@ export function parseAllowedIps(text: string): Parsed<string[] | null> {
     if (!list.includes(block)) list.push(block);
   }
   if (list.length > MAX_ALLOWED_IPS) {
-    return { ok: false, message: `A key allows at most ${MAX_ALLOWED_IPS} addresses or blocks (this is ${list.length}).` };
+    return {
+      ok: false,
+      message: `A key allows at most ${MAX_ALLOWED_IPS} addresses or blocks (this is ${list.length}).`,
+    };
   }
   return { ok: true, value: list };
 }
