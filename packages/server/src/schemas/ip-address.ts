@@ -7,49 +7,116 @@ export type IpWords = readonly [number, number, number, number];
 
 /** The first 96 bits of every IPv4-mapped address: `::ffff:0:0/96`. */
 const MAPPED_HIGH = 0xffff;
+const DOT = 46;
+const COLON = 58;
 
-const DECIMAL_OCTET = /^(?:0|[1-9][0-9]{0,2})$/;
-const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
-
-/** An IPv4 address in dotted decimal (no leading zeros, which some parsers read as octal), or null. */
-function parseIpv4Number(text: string): number | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
+/**
+ * The IPv4 address in dotted decimal from `start` to the end of `text` (no leading zeros, which some
+ * parsers read as octal), or -1. Scans character codes: no regex, no split, no allocation.
+ */
+function readIpv4(text: string, start: number): number {
   let value = 0;
-  for (const part of parts) {
-    if (!DECIMAL_OCTET.test(part)) return null;
-    const octet = Number(part);
-    if (octet > 255) return null;
-    value = value * 256 + octet;
+  let octet = 0;
+  let digits = 0;
+  let parts = 0;
+  for (let i = start; i <= text.length; i++) {
+    // The end of the text closes the last octet as a dot would.
+    const code = i < text.length ? text.charCodeAt(i) : DOT;
+    if (code >= 48 && code <= 57) {
+      if (digits === 1 && octet === 0) return -1;
+      octet = octet * 10 + (code - 48);
+      digits++;
+      if (digits > 3 || octet > 255) return -1;
+    } else if (code === DOT) {
+      if (digits === 0 || parts === 4) return -1;
+      value = value * 256 + octet;
+      parts++;
+      octet = 0;
+      digits = 0;
+    } else return -1;
   }
-  return value;
+  return parts === 4 ? value : -1;
 }
 
-/** Eight 16-bit groups of an IPv6 address (RFC 4291 text, a trailing dotted IPv4 allowed), or null. */
-function parseIpv6Groups(text: string): number[] | null {
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groupsOf = (half: string, last: boolean): number[] | null => {
-    if (half === "") return [];
-    const parts = half.split(":");
-    const groups: number[] = [];
-    for (const [index, part] of parts.entries()) {
-      if (last && index === parts.length - 1 && part.includes(".")) {
-        const v4 = parseIpv4Number(part);
-        if (v4 === null) return null;
-        groups.push(Math.floor(v4 / 65536), v4 % 65536);
-      } else if (HEX_GROUP.test(part)) groups.push(Number.parseInt(part, 16));
-      else return null;
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
+}
+
+/** Reads an IPv6 address (RFC 4291 text, a trailing dotted IPv4 allowed) into eight 16-bit groups. */
+function readIpv6(text: string, groups: number[]): boolean {
+  const n = text.length;
+  let count = 0;
+  let gap = -1;
+  let i = 0;
+  if (text.charCodeAt(0) === COLON) {
+    if (text.charCodeAt(1) !== COLON) return false;
+    gap = 0;
+    i = 2;
+  }
+  while (i < n) {
+    let value = 0;
+    let digits = 0;
+    let j = i;
+    for (; j < n; j++) {
+      const digit = hexValue(text.charCodeAt(j));
+      if (digit < 0) break;
+      value = value * 16 + digit;
+      if (++digits > 4) return false;
     }
-    return groups;
-  };
-  const [head = "", tail] = halves;
-  const front = groupsOf(head, tail === undefined);
-  if (front === null) return null;
-  if (tail === undefined) return front.length === 8 ? front : null;
-  const back = groupsOf(tail, true);
-  if (back === null || front.length + back.length > 7) return null;
-  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+    if (j < n && text.charCodeAt(j) === DOT) {
+      if (count > 6) return false;
+      const v4 = readIpv4(text, i);
+      if (v4 < 0) return false;
+      groups[count++] = Math.floor(v4 / 65536);
+      groups[count++] = v4 % 65536;
+      break;
+    }
+    if (digits === 0 || count === 8) return false;
+    groups[count++] = value;
+    if (j === n) break;
+    if (text.charCodeAt(j) !== COLON) return false;
+    if (text.charCodeAt(j + 1) === COLON) {
+      if (gap >= 0) return false;
+      gap = count;
+      i = j + 2;
+    } else {
+      i = j + 1;
+      if (i === n) return false;
+    }
+  }
+  if (gap < 0) return count === 8;
+  if (count > 7) return false;
+  // Move the groups after `::` to the end and fill the gap with zeros (highest first: the ranges overlap).
+  const tail = count - gap;
+  for (let k = 0; k < tail; k++) groups[7 - k] = groups[count - 1 - k] ?? 0;
+  for (let k = gap; k < 8 - tail; k++) groups[k] = 0;
+  return true;
+}
+
+const scratch = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/**
+ * Reads an address into `words` (four 32-bit words, see IpWords) without allocating; answers its
+ * family (4 for dotted IPv4, 6 for IPv6 text) or 0 when `text` is no address (a zone id, a port,
+ * brackets, spaces, leading zeros in IPv4).
+ */
+export function readIp(text: string, words: number[]): 0 | 4 | 6 {
+  if (text.length > 45 || text.length === 0) return 0;
+  if (text.indexOf(":") < 0) {
+    const v4 = readIpv4(text, 0);
+    if (v4 < 0) return 0;
+    words[0] = 0;
+    words[1] = 0;
+    words[2] = MAPPED_HIGH;
+    words[3] = v4;
+    return 4;
+  }
+  if (!readIpv6(text, scratch)) return 0;
+  for (let w = 0; w < 4; w++) words[w] = ((scratch[2 * w] ?? 0) * 65536 + (scratch[2 * w + 1] ?? 0)) >>> 0;
+  return 6;
 }
 
 /** The family an address was written in and its 128 bits. */
@@ -65,15 +132,10 @@ export interface ParsedIp {
  * @example parseIp("10.1.2.3")?.words // [0, 0, 0xffff, 0x0a010203]
  */
 export function parseIp(text: string): ParsedIp | null {
-  if (text.length > 45) return null;
-  if (!text.includes(":")) {
-    const v4 = parseIpv4Number(text);
-    return v4 === null ? null : { family: 4, words: [0, 0, MAPPED_HIGH, v4] };
-  }
-  const groups = parseIpv6Groups(text);
-  if (groups === null) return null;
-  const word = (i: number) => ((groups[i] ?? 0) * 65536 + (groups[i + 1] ?? 0)) >>> 0;
-  return { family: 6, words: [word(0), word(2), word(4), word(6)] };
+  const words = [0, 0, 0, 0];
+  const family = readIp(text, words);
+  if (family === 0) return null;
+  return { family, words: [words[0] ?? 0, words[1] ?? 0, words[2] ?? 0, words[3] ?? 0] };
 }
 
 /** Whether `words` lie in `::ffff:0:0/96` (an IPv4 address). */
