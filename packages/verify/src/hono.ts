@@ -1,6 +1,5 @@
 // `@keyport/verify/hono`: Keyport's middleware for Hono (v4).
 import type { Context, MiddlewareHandler } from "hono";
-import type { GetConnInfo } from "hono/conninfo";
 import { clientAddress } from "./client-address.js";
 import { decide, type KeyportContext } from "./decision.js";
 import { type KeyportOptions, prepare } from "./middleware-options.js";
@@ -15,10 +14,10 @@ export interface KeyportEnv {
 /** The options of Hono's `keyport()`; `getKey` and `getIp` receive the context. */
 export interface KeyportHonoOptions extends KeyportOptions<Context> {
   /**
-   * The runtime's connection info (Hono's `getConnInfo` from `hono/bun`, `hono/deno`, ...), read for the
-   * client's address. Default: the Node.js request `@hono/node-server` hands the app (`c.env.incoming`).
+   * The runtime's connection info (Hono's `getConnInfo` from `hono/bun`, `hono/deno`, ...: this is the
+   * part of its `GetConnInfo` type the middleware reads), read for the client's address. Default: the Node.js request `@hono/node-server` hands the app (`c.env.incoming`).
    */
-  getConnInfo?: GetConnInfo;
+  getConnInfo?: (c: Context) => { remote: { address?: string | undefined } };
 }
 
 /**
