@@ -119,6 +119,7 @@ describe("createKeyportClient against the real server", () => {
       revoked: 1,
       insufficientPermissions: 0,
       usageExceeded: 0,
+      ipNotAllowed: 0,
     });
     expect(usage.keys).toEqual([
       {
@@ -131,6 +132,7 @@ describe("createKeyportClient against the real server", () => {
         revoked: 1,
         insufficientPermissions: 0,
         usageExceeded: 0,
+        ipNotAllowed: 0,
       },
     ]);
     expect(usage.granularity).toBe("hour");

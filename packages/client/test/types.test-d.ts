@@ -69,6 +69,7 @@ describe("Keyport client types", () => {
       | "NOT_FOUND"
       | "REVOKED"
       | "EXPIRED"
+      | "IP_NOT_ALLOWED"
       | "INSUFFICIENT_PERMISSIONS"
       | "USAGE_EXCEEDED"
       | "RATE_LIMITED"
@@ -96,6 +97,7 @@ describe("Keyport client types", () => {
       expired: number;
       insufficientPermissions: number;
       usageExceeded: number;
+      ipNotAllowed: number;
       revoked: number;
     }>();
     expectTypeOf<Usage["series"][number]["start"]>().toEqualTypeOf<Date>();
@@ -108,6 +110,9 @@ describe("Keyport client types", () => {
     expectTypeOf<{ name: string }>().toExtend<RouterInputs["keys"]["create"]>();
     expectTypeOf<RouterInputs["keys"]["list"]["wallet"]>().toEqualTypeOf<string>();
     expectTypeOf<RouterInputs["keys"]["roll"]["gracePeriodSeconds"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<RouterInputs["keys"]["create"]["allowedIps"]>().toEqualTypeOf<string[] | null | undefined>();
+    expectTypeOf<RouterInputs["keys"]["verify"]["ip"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<RouterOutputs["keys"]["create"]["apiKey"]["allowedIps"]>().toEqualTypeOf<string[] | null>();
   });
 
   it("types each call's argument and result", () => {

@@ -208,6 +208,7 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
       "Permissions: prices:read, keys.*",
       "Credits: 3 left, refills to 100 daily",
       'Metadata: {"customerId":"cus_123"}',
+      "Allowed IP addresses: any address",
     ]);
     await signedIn.getByText("Signed in").waitFor();
     await checkView(page, "activity");

@@ -105,6 +105,7 @@ describeDatabases("audit events", (target) => {
         permissions: [],
         credits: null,
         meta: null,
+        allowedIps: null,
       },
     });
     expect(rolledEvent).toMatchObject({

@@ -70,6 +70,7 @@ describeDatabases("API keys over REST", (target) => {
       credits: null,
       meta: null,
       leak: null,
+      allowedIps: null,
     });
     const [row] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.hash).toBe(hashKey(key));

@@ -67,6 +67,20 @@ function inputArb(keys: Keys) {
     fc
       .record({
         key,
+        ip: fc.constantFrom(
+          "10.1.2.3",
+          "11.0.0.1",
+          "::ffff:10.9.9.9",
+          "2001:db8::1",
+          "10.0.0.256",
+          "10.0.0.0/8",
+          "",
+        ),
+      })
+      .map((json) => ({ json })),
+    fc
+      .record({
+        key,
         permissions: fc.array(fc.oneof(fc.constant("docs:read"), fc.string()), { maxLength: 3 }),
       })
       .map((json) => ({ json })),
@@ -195,6 +209,10 @@ describeDatabases("tRPC keys.verify fast path", (target) => {
       permissions: ["docs:read", "docs:write"],
       meta: { plan: "pro", seats: 3 },
     });
+    const allowList = await createKeyOver(server.baseUrl, token, {
+      name: "allow-list",
+      allowedIps: ["10.0.0.0/8", "2001:db8::/32"],
+    });
     const revoked = await createKeyOver(server.baseUrl, token, { name: "revoked" });
     const gone = await sendRaw(server.baseUrl, {
       method: "DELETE",
@@ -202,7 +220,7 @@ describeDatabases("tRPC keys.verify fast path", (target) => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(gone.status).toBe(200);
-    keys.valid.push(plain.key, expiring.key, policy.key);
+    keys.valid.push(plain.key, expiring.key, policy.key, allowList.key);
     keys.revoked = revoked.key;
   });
   afterAll(async () => {

@@ -29,6 +29,7 @@ const counts = (valid: number, rateLimited = 0, expired = 0, revoked = 0): Count
   revoked,
   insufficientPermissions: 0,
   usageExceeded: 0,
+  ipNotAllowed: 0,
 });
 
 describeDatabases("usage statistics", (target) => {

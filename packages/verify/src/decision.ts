@@ -29,6 +29,8 @@ export interface DecideOptions {
   /** What every request asks of its key (built once, not per request); undefined: nothing beyond VALID. */
   asks: VerifyOptions | undefined;
   logger: VerifyLogger;
+  /** Whether the client's address is the last `X-Forwarded-For` entry (see client-address.ts). */
+  trustProxy: boolean;
 }
 
 interface Refusal {
@@ -42,6 +44,10 @@ const REFUSALS: Record<Exclude<VerificationCode, "VALID">, Refusal> = {
   NOT_FOUND: { code: "UNAUTHORIZED", message: "The API key is not valid" },
   REVOKED: { code: "UNAUTHORIZED", message: "The API key has been revoked" },
   EXPIRED: { code: "UNAUTHORIZED", message: "The API key has expired" },
+  IP_NOT_ALLOWED: {
+    code: "FORBIDDEN",
+    message: "The API key may not be used from this address",
+  },
   INSUFFICIENT_PERMISSIONS: {
     code: "FORBIDDEN",
     message: "The API key lacks a permission this request needs",
@@ -66,17 +72,18 @@ const CHALLENGE: Header = ["www-authenticate", 'Bearer realm="api"'];
 /**
  * Verifies `key` (when there is one) and decides: pass with the verification, or refuse with the
  * project's error envelope, its status and headers (RateLimit-* when a window was consulted, Retry-After
- * when the retry time is known).
+ * when the retry time is known). `ip`, the client's address, is sent along for keys with an allow-list.
  */
 export async function decide(
   verifier: Verifier,
   key: string | undefined,
   options: DecideOptions,
+  ip?: string | undefined,
 ): Promise<Decision> {
   if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
   let result: VerifyResult;
   try {
-    result = await verifier.verify(key, options.asks);
+    result = await verifier.verify(key, ip === undefined ? options.asks : { ...options.asks, ip });
   } catch (error) {
     return refused(error, options.logger);
   }
@@ -123,6 +130,10 @@ function secondsUntil(iso: string): number {
 function refused(error: unknown, logger: VerifyLogger): Decision {
   if (error instanceof KeyportError && error.issues?.some((issue) => issue.path[0] === "key")) {
     return refuse(REFUSALS.NOT_FOUND, [NO_STORE, CHALLENGE]);
+  }
+  // A client address Keyport cannot read is no address an allow-list holds.
+  if (error instanceof KeyportError && error.issues?.some((issue) => issue.path[0] === "ip")) {
+    return refuse(REFUSALS.IP_NOT_ALLOWED, [NO_STORE]);
   }
   const detail =
     error instanceof KeyportError

@@ -3,6 +3,7 @@
 
 // The error a verification request refused by Keyport rejects with
 export { KeyportError } from "@keyport/errors";
+export { clientAddress } from "./client-address.js";
 // For writing middleware for another framework
 export {
   type Decision,
@@ -12,7 +13,7 @@ export {
   type UnavailablePolicy,
 } from "./decision.js";
 export type { JsonValue } from "./json.js";
-export type { GetKey, KeyportOptions } from "./middleware-options.js";
+export type { GetIp, GetKey, KeyportOptions } from "./middleware-options.js";
 export { readKey } from "./read-key.js";
 export type { VerificationJson, VerifyOptions } from "./server-types.js";
 // Its answers

@@ -6,6 +6,9 @@ export type GetKey<Request> = (
   request: Request,
 ) => string | null | undefined | Promise<string | null | undefined>;
 
+/** A client-address getter: the end client's IPv4 or IPv6 address, or nothing (no `ip` is sent). */
+export type GetIp<Request> = (request: Request) => string | null | undefined;
+
 /** The options of every middleware: the verifier's, plus what the protected routes ask of a key. */
 export interface KeyportOptions<Request> extends VerifierOptions {
   /** When Keyport cannot answer: `"deny"` answers 503 (default), `"allow"` lets the request in. */
@@ -16,6 +19,14 @@ export interface KeyportOptions<Request> extends VerifierOptions {
   cost?: number;
   /** Where the key is read (default: `Authorization: Bearer <key>`, else `X-API-Key`). */
   getKey?: GetKey<Request>;
+  /**
+   * Read the client's address from the last `X-Forwarded-For` entry (the one the proxy in front of this
+   * backend wrote) rather than the socket's peer. Default false: the header is ignored, since a client
+   * can write it. Turn it on only behind exactly one proxy that sets the header.
+   */
+  trustProxy?: boolean;
+  /** Where the client's address comes from instead (e.g. a platform header); replaces the peer and `trustProxy`. */
+  getIp?: GetIp<Request>;
 }
 
 /** One verifier per middleware (so one connection pool and one outage log), and its fixed settings. */
@@ -32,6 +43,7 @@ export function prepare<Request>(options: KeyportOptions<Request>): {
           ? undefined
           : { permissions: options.permissions, cost: options.cost },
       logger: options.logger ?? console,
+      trustProxy: options.trustProxy ?? false,
     },
   };
 }

@@ -10,5 +10,5 @@ import type { Jsonified } from "./json.js";
  */
 export type VerificationJson = Jsonified<Verification>;
 
-/** The body `POST /api-keys/verify` reads, without the key: permissions the request needs, its cost. */
+/** The body `POST /api-keys/verify` reads, without the key: the client's ip, permissions the request needs, its cost. */
 export type VerifyOptions = Omit<Jsonified<VerifyKeyInput>, "key">;

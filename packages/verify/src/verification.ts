@@ -52,6 +52,7 @@ const CODES: Record<VerificationCode, true> = {
   NOT_FOUND: true,
   REVOKED: true,
   EXPIRED: true,
+  IP_NOT_ALLOWED: true,
   INSUFFICIENT_PERMISSIONS: true,
   USAGE_EXCEEDED: true,
   RATE_LIMITED: true,

@@ -31,7 +31,7 @@ export interface Verifier {
    * Asks Keyport about `key`: one `POST /api-keys/verify` a call, never shared or cached (each spends
    * the key's rate limit and credits). Resolves to the verification, or to `UNAVAILABLE` when Keyport
    * cannot answer; rejects with a `KeyportError` only when Keyport refuses the request itself (400:
-   * `permissions` or `cost` out of range, a key longer than any key).
+   * `permissions` or `cost` out of range, an `ip` that is no address, a key longer than any key).
    */
   verify(key: string, options?: VerifyOptions): Promise<VerifyResult>;
 }
@@ -83,7 +83,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const body =
       verifyOptions === undefined
         ? JSON.stringify({ key })
-        : JSON.stringify({ key, permissions: verifyOptions.permissions, cost: verifyOptions.cost });
+        : JSON.stringify({
+            key,
+            ip: verifyOptions.ip,
+            permissions: verifyOptions.permissions,
+            cost: verifyOptions.cost,
+          });
     let response: Response;
     let text: string;
     // A controller and a timer rather than AbortSignal.timeout(), which costs Node 20 some 40 µs a call

@@ -1,8 +1,9 @@
 import type { Verification as ServerVerification } from "@keyport/server";
 import type { Context } from "hono";
+import type { GetConnInfo } from "hono/conninfo";
 import { describe, expectTypeOf, it } from "vitest";
 import type { KeyportContext as ExpressContext } from "../src/express.js";
-import type { KeyportEnv } from "../src/hono.js";
+import type { KeyportEnv, KeyportHonoOptions } from "../src/hono.js";
 import type {
   JsonValue,
   KeyportUnavailable,
@@ -26,6 +27,7 @@ interface PinnedVerificationJson {
     | "NOT_FOUND"
     | "REVOKED"
     | "EXPIRED"
+    | "IP_NOT_ALLOWED"
     | "INSUFFICIENT_PERMISSIONS"
     | "USAGE_EXCEEDED"
     | "RATE_LIMITED";
@@ -78,8 +80,9 @@ describe("the verification's types", () => {
     }
   });
 
-  it("take verify's options from the server's input: permissions and cost, both optional", () => {
+  it("take verify's options from the server's input: ip, permissions and cost, all optional", () => {
     expectTypeOf<VerifyOptions>().toEqualTypeOf<{
+      ip?: string | undefined;
       permissions?: string[] | undefined;
       cost?: number | undefined;
     }>();
@@ -93,5 +96,11 @@ describe("the middleware's context types", () => {
     expectTypeOf<ExpressContext>().toEqualTypeOf<ValidVerification | KeyportUnavailable>();
     expectTypeOf<Express.Request["keyport"]>().toEqualTypeOf<ExpressContext | undefined>();
     expectTypeOf(c.get("keyport")).toEqualTypeOf<ExpressContext>();
+  });
+});
+
+describe("Hono's options", () => {
+  it("take any runtime's getConnInfo", () => {
+    expectTypeOf<GetConnInfo>().toExtend<NonNullable<KeyportHonoOptions["getConnInfo"]>>();
   });
 });

@@ -20,6 +20,7 @@ export function keyCreatedChanges(key: {
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
+  allowedIps: string[] | null;
 }): EventChanges {
   return {
     name: key.name,
@@ -28,6 +29,7 @@ export function keyCreatedChanges(key: {
     permissions: key.permissions,
     credits: key.credits,
     meta: jsonValue(key.meta),
+    allowedIps: key.allowedIps,
   };
 }
 
@@ -39,6 +41,7 @@ export function keyUpdatedChanges(patch: {
   permissions?: string[] | undefined;
   credits?: CreditsInput | null | undefined;
   meta?: KeyMeta | null | undefined;
+  allowedIps?: string[] | null | undefined;
 }): EventChanges {
   const changes: EventChanges = {};
   if (patch.name !== undefined) changes.name = patch.name;
@@ -47,6 +50,7 @@ export function keyUpdatedChanges(patch: {
   if (patch.permissions !== undefined) changes.permissions = patch.permissions;
   if (patch.credits !== undefined) changes.credits = patch.credits;
   if (patch.meta !== undefined) changes.meta = jsonValue(patch.meta);
+  if (patch.allowedIps !== undefined) changes.allowedIps = patch.allowedIps;
   return changes;
 }
 

@@ -61,6 +61,7 @@ function world(rule: Rule = null) {
         permissions: [],
         meta: null,
         creditsId: null,
+        allowedIps: null,
         ...limits,
       });
       return key;

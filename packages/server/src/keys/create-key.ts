@@ -16,6 +16,8 @@ export interface CreateKeyParams {
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
+  /** Normalised entries (the schema's `allowedIps`); null: any address. */
+  allowedIps: string[] | null;
   prefix: string;
   maxActiveKeys: number;
   now: Date;
@@ -30,7 +32,7 @@ export interface CreateKeyParams {
 export async function createKey(driver: Driver, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const { wallet, name, now, expiresAt, rateLimit, permissions, meta } = params;
+  const { wallet, name, now, expiresAt, rateLimit, permissions, meta, allowedIps } = params;
   const balance: KeyCreditsRow | undefined =
     params.credits === null
       ? undefined
@@ -47,6 +49,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
     permissions: JSON.stringify(permissions),
     meta: meta === null ? null : JSON.stringify(meta),
+    allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),
     credits:
       balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
     changes: JSON.stringify(keyCreatedChanges(params)),
@@ -72,6 +75,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     leakUrl: null,
     leakSource: null,
     leakReportedAt: null,
+    allowedIps,
   };
   return { ok: true as const, key: secret.key, row, credits: balance };
 }

@@ -22,6 +22,8 @@ export interface InsertUnderCapValues {
   permissions: string;
   /** JSON of the meta object, or null. */
   meta: string | null;
+  /** JSON array of the normalised allowedIps, or null for any address. */
+  allowedIps: string | null;
   /** The key's own credit balance (named by the key's id), or null for a key without credits. */
   credits: {
     remaining: number;
@@ -77,9 +79,10 @@ function keyInsert(from: string): SQL {
       apiKeys.permissions,
       apiKeys.meta,
       apiKeys.creditsId,
+      apiKeys.allowedIps,
     ],
     // The permissions arrive as a JSON array: the two drivers encode array parameters differently.
-    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text from ${sql.identifier(from)}`,
+    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text, (select array_agg(e order by i) from jsonb_array_elements_text(${p("allowedIps")}::jsonb) with ordinality as t(e, i))::text[] from ${sql.identifier(from)}`,
   );
 }
 

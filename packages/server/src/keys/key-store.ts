@@ -35,6 +35,7 @@ export interface KeyStore {
     permissions: string[];
     credits: CreditsInput | null;
     meta: KeyMeta | null;
+    allowedIps: string[] | null;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
   /** One page of a wallet's keys, newest first, and the cursor of the next page (null at the end). */

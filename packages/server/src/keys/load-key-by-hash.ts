@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { apiKeys, walletLimits } from "../db/schema/index.js";
 import type { KeyRecord } from "../verify/key-record.js";
+import { compileIpAllowList } from "./ip-allow-list.js";
 
 /**
  * Reads what verification caches about a key, by its secret's hash, with its wallet's limit (one
@@ -23,15 +24,17 @@ export async function loadKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
       permissions: apiKeys.permissions,
       meta: apiKeys.meta,
       creditsId: apiKeys.creditsId,
+      allowedIps: apiKeys.allowedIps,
     })
     .from(apiKeys)
     .leftJoin(walletLimits, eq(walletLimits.wallet, apiKeys.wallet))
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row) return null;
-  const { limit, windowSeconds, walletLimit, walletWindowSeconds, ...rest } = row;
+  const { limit, windowSeconds, walletLimit, walletWindowSeconds, allowedIps, ...rest } = row;
   return {
     ...rest,
+    allowedIps: allowedIps === null ? null : compileIpAllowList(allowedIps),
     rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null,
     walletRateLimit:
       walletLimit !== null && walletWindowSeconds !== null

@@ -37,7 +37,7 @@ export interface RollKeyParams {
 }
 
 /**
- * Replaces an active, never-rolled key with a new secret that inherits name, rate limit and expiry.
+ * Replaces an active, never-rolled key with a new secret that inherits name, rate limit, expiry, policies and allow-list.
  * The old key's revocation is scheduled at `min(now + grace, its expiry)`, and announced through
  * `changes` so cached copies pick up the new `revokedAt`. With a grace period both keys are active
  * for a while, so the roll is refused (`cap`) when the wallet already holds `maxActiveKeys` active
@@ -79,6 +79,7 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
       rateLimitWindowSeconds: old.rateLimitWindowSeconds,
       permissions: old.permissions,
       meta: old.meta,
+      allowedIps: old.allowedIps,
       // One balance: the new key spends it, and so does the old one during its grace.
       creditsId: old.creditsId,
       rolledFrom: old.id,

@@ -35,5 +35,6 @@ export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): Ap
       row.leakSource !== null && row.leakReportedAt !== null
         ? { url: row.leakUrl, source: row.leakSource, reportedAt: row.leakReportedAt }
         : null,
+    allowedIps: row.allowedIps,
   };
 }

@@ -127,6 +127,7 @@ async function changeKey(
             }),
         ...(patch.permissions === undefined ? {} : { permissions: patch.permissions }),
         ...(patch.meta === undefined ? {} : { meta: patch.meta }),
+        ...(patch.allowedIps === undefined ? {} : { allowedIps: patch.allowedIps }),
         creditsId,
       })
       .where(eq(apiKeys.id, old.id))

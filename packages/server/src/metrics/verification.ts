@@ -42,6 +42,7 @@ export function createVerifierMetrics(
     RATE_LIMITED: 0,
     INSUFFICIENT_PERMISSIONS: 0,
     USAGE_EXCEEDED: 0,
+    IP_NOT_ALLOWED: 0,
     ERROR: 0,
   };
   const lookups: Record<CacheLookup, number> = { hit: 0, negative_hit: 0, miss: 0 };

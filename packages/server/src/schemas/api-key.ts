@@ -10,7 +10,7 @@ import {
   walletInput,
 } from "./common.js";
 import { keyName } from "./key-name.js";
-import { credits, creditsInput, meta, permissions } from "./key-policy.js";
+import { allowedIps, credits, creditsInput, meta, permissions } from "./key-policy.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
@@ -65,6 +65,10 @@ export const apiKey = z
     leak: keyLeak.nullable().meta({
       description: "The first leak report of this key (it is then revoked), or null when none was received",
     }),
+    allowedIps: z.array(z.string()).nullable().meta({
+      description:
+        "The addresses and CIDR blocks verify accepts (`ip`), normalised (10.0.0.0/8, 2001:db8::/32, a single address as /32 or /128); null: any address",
+    }),
   })
   .meta({ id: "ApiKey" });
 
@@ -77,6 +81,7 @@ export const createKeyInput = z.object({
   permissions: permissions.optional(),
   credits: creditsInput.optional(),
   meta: meta.optional(),
+  allowedIps: allowedIps.nullable().optional(),
 });
 
 /** Body of update (PATCH): an absent field is unchanged, `null` clears it, `meta` is replaced whole. */
@@ -88,6 +93,7 @@ export const updateKeyInput = z.object({
   permissions: permissions.optional(),
   credits: creditsInput.nullable().optional(),
   meta: meta.nullable().optional(),
+  allowedIps: allowedIps.nullable().optional(),
 });
 
 export const updateKeyOutput = z.object({ apiKey });

@@ -63,6 +63,9 @@ export {
   introspectionRateLimit,
   introspectKeyInput,
 } from "./introspection.js";
+// IP addresses and allow-list entries.
+export { parseIp } from "./ip-address.js";
+export { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 // Audit events.
 export {
   KEY_EVENT_ACTIONS,
@@ -76,6 +79,7 @@ export {
 // Keys.
 export { keyName, MAX_KEY_NAME_LENGTH } from "./key-name.js";
 export {
+  allowedIps,
   type Credits,
   type CreditsInput,
   type CreditsRefill,
@@ -83,6 +87,7 @@ export {
   credits,
   creditsInput,
   creditsRefill,
+  ipAddress,
   jsonBytes,
   type KeyMeta,
   MAX_CREDITS,

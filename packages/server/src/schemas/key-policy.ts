@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { parseIp } from "./ip-address.js";
+import { MAX_ALLOWED_IPS, normaliseIpBlock } from "./ip-block.js";
 import { storedJsonProblem } from "./stored-json.js";
 
 /** Longest permission string. */
@@ -95,6 +97,46 @@ export const meta = z
     description: `A JSON object returned by verify, e.g. the backend's customer id (at most ${MAX_META_BYTES} bytes of JSON)`,
     example: { customerId: "cus_123", plan: "pro" },
   });
+
+/** Longest text read as an address or block (an IPv6 address with a dotted tail and a prefix is 49). */
+const MAX_IP_TEXT = 64;
+
+/**
+ * A key's IP allow-list: up to `MAX_ALLOWED_IPS` IPv4 or IPv6 addresses or CIDR blocks, each stored
+ * normalised (host bits cleared, a bare address as /32 or /128, IPv6 in RFC 5952 text, a mapped
+ * IPv4 block as IPv4), duplicates dropped, order kept. A bad entry is an issue at its index that
+ * names it (docs/verifying-keys.md#ip-allow-lists).
+ */
+export const allowedIps = z
+  .array(z.string().max(MAX_IP_TEXT, `must be at most ${MAX_IP_TEXT} characters`))
+  .min(1, "must hold at least one entry (null allows any address)")
+  .max(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`)
+  .transform((entries, ctx) => {
+    const normalised: string[] = [];
+    for (const [index, entry] of entries.entries()) {
+      const block = normaliseIpBlock(entry);
+      if (block === null) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index],
+          message: `${JSON.stringify(entry)} is not an IPv4 or IPv6 address or CIDR block`,
+          input: entry,
+        });
+      } else normalised.push(block);
+    }
+    return [...new Set(normalised)];
+  })
+  .meta({
+    description: `At most ${MAX_ALLOWED_IPS} IPv4 or IPv6 addresses or CIDR blocks (10.0.0.0/8, 2001:db8::/32); stored normalised`,
+    example: ["10.0.0.0/8", "203.0.113.7"],
+  });
+
+/** The end client's address on verify: IPv4 (dotted decimal) or IPv6. */
+export const ipAddress = z
+  .string()
+  .max(MAX_IP_TEXT, `must be at most ${MAX_IP_TEXT} characters`)
+  .refine((text) => parseIp(text) !== null, "must be an IPv4 or IPv6 address")
+  .meta({ example: "203.0.113.7" });
 
 /** The cost of one verification in credits: 0-1,000, default 1 (ignored for keys without credits). */
 export const cost = z.number().int().min(0).max(1000).default(1);

@@ -22,6 +22,10 @@ const counts = {
   revoked: z.number().int(),
   insufficientPermissions: z.number().int(),
   usageExceeded: z.number().int(),
+  ipNotAllowed: z
+    .number()
+    .int()
+    .meta({ description: "Refused: the key's allowedIps does not hold the client's ip" }),
 };
 
 /** Verifications by outcome. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { keyId, timestamp, wallet } from "./common.js";
-import { cost, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
+import { cost, ipAddress, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
 
 /** The codes of `Verification` (docs/api.md). */
 export const VERIFICATION_CODES = [
@@ -8,6 +8,7 @@ export const VERIFICATION_CODES = [
   "NOT_FOUND",
   "REVOKED",
   "EXPIRED",
+  "IP_NOT_ALLOWED",
   "INSUFFICIENT_PERMISSIONS",
   "USAGE_EXCEEDED",
   "RATE_LIMITED",
@@ -29,6 +30,10 @@ export const verifyKeyInput = z.object({
     .max(MAX_PERMISSIONS)
     .optional()
     .meta({ description: "Permissions the request needs: all must be held, else INSUFFICIENT_PERMISSIONS" }),
+  ip: ipAddress.optional().meta({
+    description:
+      "The end client's address (IPv4 or IPv6), as the backend saw it. A key with allowedIps refuses a verification without it, or from outside the list, with IP_NOT_ALLOWED",
+  }),
   cost: cost.meta({
     description: "Credits this request spends (0-1,000, default 1); ignored for a key without credits",
   }),
@@ -53,7 +58,7 @@ export const verification = z
     expiresAt: timestamp.nullable(),
     ratelimit: verificationRateLimit.nullable().meta({
       description:
-        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED, INSUFFICIENT_PERMISSIONS)",
+        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED, IP_NOT_ALLOWED, INSUFFICIENT_PERMISSIONS)",
     }),
     permissions: z
       .array(z.string())
@@ -75,7 +80,7 @@ export const verification = z
       .nullable()
       .meta({
         description:
-          "The key's balance after this verification; null when the key has no credits, or the checks stopped before credits (REVOKED, EXPIRED, INSUFFICIENT_PERMISSIONS)",
+          "The key's balance after this verification; null when the key has no credits, or the checks stopped before credits (REVOKED, EXPIRED, IP_NOT_ALLOWED, INSUFFICIENT_PERMISSIONS)",
       }),
     meta: meta.nullable().meta({ description: "The key's meta; null when it has none" }),
   })

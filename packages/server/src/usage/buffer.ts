@@ -56,6 +56,7 @@ const OUTCOME_INDEX = {
   REVOKED: 3,
   INSUFFICIENT_PERMISSIONS: 4,
   USAGE_EXCEEDED: 5,
+  IP_NOT_ALLOWED: 6,
 } as const satisfies Record<UsageOutcome, number>;
 const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = USAGE_OUTCOMES;
 

@@ -6,6 +6,7 @@ export const USAGE_OUTCOMES = [
   "REVOKED",
   "INSUFFICIENT_PERMISSIONS",
   "USAGE_EXCEEDED",
+  "IP_NOT_ALLOWED",
 ] as const;
 
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];

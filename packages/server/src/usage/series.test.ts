@@ -24,6 +24,7 @@ const zero = {
   revoked: 0,
   insufficientPermissions: 0,
   usageExceeded: 0,
+  ipNotAllowed: 0,
 };
 
 describe("usage range", () => {
@@ -97,6 +98,7 @@ describe("usage answer", () => {
         revoked: 0,
         insufficientPermissions: 0,
         usageExceeded: 0,
+        ipNotAllowed: 0,
       },
       { start: d("2026-01-02T00:00Z"), ...zero },
       {
@@ -108,6 +110,7 @@ describe("usage answer", () => {
         revoked: 9,
         insufficientPermissions: 0,
         usageExceeded: 0,
+        ipNotAllowed: 0,
       },
       { start: d("2026-01-04T00:00Z"), ...zero },
     ]);
@@ -119,6 +122,7 @@ describe("usage answer", () => {
       revoked: 9,
       insufficientPermissions: 0,
       usageExceeded: 0,
+      ipNotAllowed: 0,
     });
     expect(usage.keys).toEqual([
       {
@@ -131,6 +135,7 @@ describe("usage answer", () => {
         revoked: 9,
         insufficientPermissions: 0,
         usageExceeded: 0,
+        ipNotAllowed: 0,
       },
       {
         keyId: "key_a",
@@ -142,6 +147,7 @@ describe("usage answer", () => {
         revoked: 0,
         insufficientPermissions: 0,
         usageExceeded: 0,
+        ipNotAllowed: 0,
       },
     ]);
     expect([usage.wallet, usage.granularity, usage.from, usage.to]).toEqual([

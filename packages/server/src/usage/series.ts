@@ -89,6 +89,7 @@ const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
   REVOKED: "revoked",
   INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
   USAGE_EXCEEDED: "usageExceeded",
+  IP_NOT_ALLOWED: "ipNotAllowed",
 };
 
 /** Counts of nothing: every outcome 0. */
@@ -101,6 +102,7 @@ export function zeroCounts(): Counts {
     revoked: 0,
     insufficientPermissions: 0,
     usageExceeded: 0,
+    ipNotAllowed: 0,
   };
 }
 

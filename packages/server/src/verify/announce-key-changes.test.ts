@@ -17,6 +17,7 @@ const record = (id: string): KeyRecord => ({
   permissions: [],
   meta: null,
   creditsId: null,
+  allowedIps: null,
 });
 
 describe("key changes", () => {

@@ -14,6 +14,7 @@ function record(id: string): KeyRecord {
     permissions: [],
     meta: null,
     creditsId: null,
+    allowedIps: null,
   };
 }
 

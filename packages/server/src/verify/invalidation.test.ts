@@ -111,6 +111,7 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
       permissions: [],
       meta: null,
       creditsId: null,
+      allowedIps: null,
     };
     cache.set("hash_cached", record, cache.generation());
     await writer.begin(async (tx) => {

@@ -1,3 +1,4 @@
+import type { IpAllowList } from "../keys/ip-allow-list.js";
 import type { KeyMeta } from "../schemas/key-policy.js";
 
 /** What verification needs to know about a key: the cached projection of its row. */
@@ -18,4 +19,6 @@ export interface KeyRecord {
   meta: KeyMeta | null;
   /** The credit balance this key spends (shared with the key it was rolled from or to); null: not metered. */
   creditsId: string | null;
+  /** The key's allowedIps, compiled when the key is loaded (so a verification parses only its `ip`); null: any address. */
+  allowedIps: IpAllowList | null;
 }

@@ -78,6 +78,7 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
         permissions: [],
         meta: null,
         creditsId: null,
+        allowedIps: null,
         ...fields,
       };
       rows.set(hash, record);

@@ -27,8 +27,10 @@ export interface KeyVerifierDeps {
   now?: () => number;
 }
 
-/** What a verification asks beyond the key (verify's `permissions` and `cost`). */
+/** What a verification asks beyond the key (verify's `ip`, `permissions` and `cost`). */
 export interface VerifyOptions {
+  /** The end client's address; a key with an allow-list refuses without it or outside the list. */
+  ip?: string | undefined;
   /** All must be held (a held `x:*` grants every `x:...`, `*` grants all). */
   permissions?: readonly string[] | undefined;
   /** Credits to spend, 0-1,000; default 1. Ignored for a key without credits. */
@@ -98,7 +100,7 @@ type Deadline = { readonly aborted: boolean } | undefined;
 
 /**
  * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
- * INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
+ * IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
  * Order of work: the key's own window, then its wallet's shared window (only if the key's allowed
  * it; a wallet refusal gives the key's request back); then, for a key with credits, one conditional
@@ -242,6 +244,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       return answer(record, "REVOKED", atMs, null, null, deadline);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
       return answer(record, "EXPIRED", atMs, null, null, deadline);
+    // Before any window or balance is touched: a refused address spends nothing.
+    const allowed = record.allowedIps;
+    if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))
+      return answer(record, "IP_NOT_ALLOWED", atMs, null, null, deadline);
     const wanted = options?.permissions;
     if (wanted !== undefined && wanted.length > 0 && !holdsAll(record.permissions, wanted))
       return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, null, null, deadline);

@@ -21,6 +21,7 @@ const record = (id: string, wallet: string): KeyRecord => ({
   permissions: [],
   meta: null,
   creditsId: null,
+  allowedIps: null,
 });
 
 describe("key cache, by wallet", () => {

@@ -33,11 +33,11 @@ export interface VerificationBody {
   meta: Record<string, unknown> | null;
 }
 
-/** `POST /api-keys/verify` with no session: the key is the credential; `ask` adds permissions and cost. */
+/** `POST /api-keys/verify` with no session: the key is the credential; `ask` adds the client's ip, permissions and cost. */
 export async function verifyOver(
   baseUrl: string,
   key: string,
-  ask: { permissions?: string[]; cost?: number } = {},
+  ask: { ip?: string; permissions?: string[]; cost?: number } = {},
 ): Promise<VerificationBody> {
   const { status, body } = await request(baseUrl, "POST", "/api-keys/verify", { body: { key, ...ask } });
   if (status !== 200) throw new Error(`verify failed with ${status}: ${JSON.stringify(body)}`);

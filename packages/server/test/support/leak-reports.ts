@@ -52,6 +52,7 @@ export async function createKeysFor(
       wallet,
       name: `${name} ${i}`,
       expiresAt: null,
+      allowedIps: null,
       rateLimit: null,
       permissions: [],
       credits: null,

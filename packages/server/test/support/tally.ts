@@ -7,6 +7,7 @@ export interface CountsBody {
   revoked: number;
   insufficientPermissions: number;
   usageExceeded: number;
+  ipNotAllowed: number;
 }
 
 const FIELD: Record<string, keyof CountsBody | undefined> = {
@@ -16,6 +17,7 @@ const FIELD: Record<string, keyof CountsBody | undefined> = {
   REVOKED: "revoked",
   INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
   USAGE_EXCEEDED: "usageExceeded",
+  IP_NOT_ALLOWED: "ipNotAllowed",
 };
 
 const zero = (): CountsBody => ({
@@ -26,6 +28,7 @@ const zero = (): CountsBody => ({
   revoked: 0,
   insufficientPermissions: 0,
   usageExceeded: 0,
+  ipNotAllowed: 0,
 });
 
 /** Tallies the verification answers a client received, per key and in total, as usage should report them. */

@@ -19,8 +19,8 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Options of the middleware without the framework-specific key getter. */
-export type MiddlewareOptions = Omit<KeyportOptions<never>, "getKey">;
+/** Options of the middleware without the framework-specific key and address getters. */
+export type MiddlewareOptions = Omit<KeyportOptions<never>, "getKey" | "getIp">;
 
 /** Starts a real `framework` app with `keyport(options)` in front of one route. */
 export async function startBackend(framework: Framework, options: MiddlewareOptions): Promise<Backend> {

@@ -104,6 +104,7 @@ describe("describeChanges", () => {
           permissions: [],
           credits: null,
           meta: null,
+          allowedIps: null,
         }),
         keyNames,
       ).map((line) => `${line.label}: ${line.value}`),
@@ -113,7 +114,16 @@ describe("describeChanges", () => {
       "Permissions: none",
       "Credits: unlimited",
       "Metadata: none",
+      "Allowed IP addresses: any address",
     ]);
+  });
+
+  it("lists an allow-list's blocks", () => {
+    const lines = describeChanges(
+      event("key.updated", { allowedIps: ["10.0.0.0/8", "2001:db8::/32"] }),
+      keyNames,
+    );
+    expect(lines).toEqual([{ label: "Allowed IP addresses", value: "10.0.0.0/8, 2001:db8::/32" }]);
   });
 
   it("names a roll's new key and its grace period, a revocation ahead in the future tense, and a session's end", () => {

@@ -63,6 +63,7 @@ const LABELS: Record<string, string> = {
   permissions: "Permissions",
   credits: "Credits",
   meta: "Metadata",
+  allowedIps: "Allowed IP addresses",
   rolledTo: "New key",
   revokedAt: "Revoked",
   gracePeriodSeconds: "Grace period",
@@ -141,6 +142,12 @@ function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<stri
     }
     case "meta":
       return value === null ? "none" : JSON.stringify(value);
+    case "allowedIps": {
+      if (value === null) return "any address";
+      const parsed = stringList.safeParse(value);
+      if (parsed.success) return formatPermissions(parsed.data, 10);
+      break;
+    }
     case "rolledTo":
       if (typeof value === "string") return keyNames.get(value) ?? value;
       break;

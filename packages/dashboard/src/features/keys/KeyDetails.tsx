@@ -15,7 +15,7 @@ function refillWords(refill: NonNullable<ApiKey["credits"]>["refill"]): string {
   return `to ${formatCount(refill.amount)} at the start of each UTC ${refill.interval === "daily" ? "day" : "month"}`;
 }
 
-/** What one key holds: id (with "Copy ID"), start, status, dates, rate limit, permissions, credits, meta. */
+/** What one key holds: id (with "Copy ID"), start, status, dates, rate limit, permissions, credits, allowed IPs, meta. */
 export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
   return (
     <dl className="details">
@@ -90,6 +90,22 @@ export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
             <span className="muted">unlimited (not metered)</span>
           ) : (
             `${formatCount(apiKey.credits.remaining)} remaining, ${refillWords(apiKey.credits.refill)}`
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Allowed IP addresses</dt>
+        <dd>
+          {apiKey.allowedIps === null ? (
+            <span className="muted">Any address</span>
+          ) : (
+            <ul className="plain-list">
+              {apiKey.allowedIps.map((block) => (
+                <li key={block}>
+                  <code>{block}</code>
+                </li>
+              ))}
+            </ul>
           )}
         </dd>
       </div>

@@ -29,6 +29,7 @@ export function KeyFormFields({
   const permissionsHint = useId();
   const creditsHint = useId();
   const metaHint = useId();
+  const allowedIpsHint = useId();
   const base = useId();
   const inputId = (field: KeyFieldName) => `${base}-${field}`;
   const errorId = (field: KeyFieldName) => `${base}-${field}-error`;
@@ -197,6 +198,24 @@ export function KeyFormFields({
         {message("meta")}
         <small id={metaHint} className="hint">
           A JSON object of at most 1 KiB, returned with every verification of this key.
+        </small>
+      </label>
+      <label className="field">
+        <span id={labelId("allowedIps")}>Allowed IP addresses (optional)</span>
+        <textarea
+          rows={3}
+          spellCheck={false}
+          autoCapitalize="none"
+          autoCorrect="off"
+          placeholder={"203.0.113.7\n10.0.0.0/8"}
+          value={fields.allowedIps}
+          onChange={set("allowedIps")}
+          {...describe("allowedIps", allowedIpsHint)}
+        />
+        {message("allowedIps")}
+        <small id={allowedIpsHint} className="hint">
+          IPv4 or IPv6 addresses or CIDR blocks, one per line or separated by commas. Verifications from any
+          other address are refused; empty allows any address.
         </small>
       </label>
     </>

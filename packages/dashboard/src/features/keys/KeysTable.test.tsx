@@ -23,6 +23,7 @@ const base: ApiKey = {
   credits: null,
   meta: null,
   leak: null,
+  allowedIps: null,
 };
 
 const now = new Date("2030-02-01T00:00:00Z");

@@ -3,6 +3,7 @@ import { parseRateLimit } from "../../lib/rate-limit";
 import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
 import {
   type KeyFields,
+  parseAllowedIps,
   parseCredits,
   parseExpiry,
   parseMeta,
@@ -43,6 +44,10 @@ export function parseCreateKeyForm(fields: KeyFields, now: Date): FormParsed<Cre
   const meta = parseMeta(fields.meta);
   if (!meta.ok) errors.push({ field: "meta", message: meta.message });
   else if (meta.value !== null) input.meta = meta.value;
+
+  const allowedIps = parseAllowedIps(fields.allowedIps);
+  if (!allowedIps.ok) errors.push({ field: "allowedIps", message: allowedIps.message });
+  else if (allowedIps.value !== null) input.allowedIps = allowedIps.value;
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, input };
 }

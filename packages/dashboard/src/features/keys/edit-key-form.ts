@@ -3,6 +3,7 @@ import { parseRateLimit } from "../../lib/rate-limit";
 import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
 import {
   type KeyFields,
+  parseAllowedIps,
   parseCredits,
   parseExpiry,
   parseMeta,
@@ -67,6 +68,13 @@ export function parseEditKeyForm(
     const meta = parseMeta(fields.meta);
     if (!meta.ok) errors.push({ field: "meta", message: meta.message });
     else input.meta = meta.value;
+  }
+
+  const allowedIps = parseAllowedIps(fields.allowedIps);
+  const allowedBefore = parseAllowedIps(initial.allowedIps);
+  if (!allowedIps.ok) errors.push({ field: "allowedIps", message: allowedIps.message });
+  else if (!allowedBefore.ok || allowedIps.value?.join(",") !== allowedBefore.value?.join(",")) {
+    input.allowedIps = allowedIps.value;
   }
 
   if (errors.length > 0) return { ok: false, errors };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   keyFieldsFrom,
+  parseAllowedIps,
   parseCredits,
   parseExpiry,
   parseMeta,
@@ -114,6 +115,30 @@ describe("parseName and parseExpiry", () => {
   });
 });
 
+describe("parseAllowedIps", () => {
+  it("reads one entry a line or comma separated, normalised, duplicates dropped; empty is any address", () => {
+    expect(parseAllowedIps("")).toEqual({ ok: true, value: null });
+    expect(parseAllowedIps("  \n ")).toEqual({ ok: true, value: null });
+    expect(parseAllowedIps("10.1.2.3/8\n203.0.113.7, 2001:DB8::1\n10.0.0.0/8")).toEqual({
+      ok: true,
+      value: ["10.0.0.0/8", "203.0.113.7/32", "2001:db8::1/128"],
+    });
+  });
+
+  it("names the first bad entry, and refuses more than 100", () => {
+    expect(parseAllowedIps("10.0.0.0/8\n10.0.0.300\nnope")).toEqual({
+      ok: false,
+      message:
+        "“10.0.0.300” is not an IP address or CIDR block, like 203.0.113.7, 10.0.0.0/8 or 2001:db8::/32.",
+    });
+    const many = Array.from({ length: 101 }, (_, i) => `10.0.${i}.0/24`).join("\n");
+    expect(parseAllowedIps(many)).toEqual({
+      ok: false,
+      message: "A key allows at most 100 addresses or blocks (this is 101).",
+    });
+  });
+});
+
 describe("keyFieldsFrom", () => {
   it("fills the form with what the key holds, so an untouched form round-trips", () => {
     const expiresAt = new Date(2031, 5, 1, 9, 5);
@@ -132,6 +157,7 @@ describe("keyFieldsFrom", () => {
       credits: { remaining: 7, purchased: 0, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
       meta: { customerId: "cus_1" },
       leak: null,
+      allowedIps: ["10.0.0.0/8", "2001:db8::/32"],
     };
     expect(keyFieldsFrom(key)).toEqual({
       name: "billing",
@@ -143,6 +169,7 @@ describe("keyFieldsFrom", () => {
       refill: "monthly",
       refillAmount: "9",
       meta: '{\n  "customerId": "cus_1"\n}',
+      allowedIps: "10.0.0.0/8\n2001:db8::/32",
     });
     expect(new Date(toDateTimeLocal(expiresAt))).toEqual(expiresAt);
     // Purchased credits are in `remaining` but a PATCH sets the allowance alone: the form holds that.

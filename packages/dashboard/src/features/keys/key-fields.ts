@@ -4,11 +4,13 @@ import {
   creditsRefill,
   jsonBytes,
   keyName,
+  MAX_ALLOWED_IPS,
   MAX_CREDITS,
   MAX_KEY_NAME_LENGTH,
   MAX_META_BYTES,
   MAX_PERMISSION_LENGTH,
   MAX_PERMISSIONS,
+  normaliseIpBlock,
   permission,
 } from "@keyport/server/schemas";
 import { formatCount } from "../../lib/format";
@@ -41,6 +43,8 @@ export interface KeyFields {
   refillAmount: string;
   /** A JSON object, or "". */
   meta: string;
+  /** Addresses and CIDR blocks, one a line or separated by commas; "" is any address. */
+  allowedIps: string;
 }
 
 /** A blank form: a name is all a key needs. */
@@ -54,6 +58,7 @@ export const EMPTY_KEY_FIELDS: KeyFields = {
   refill: "none",
   refillAmount: "",
   meta: "",
+  allowedIps: "",
 };
 
 /** The form filled with what `key` holds now (for the edit dialog). */
@@ -69,6 +74,7 @@ export function keyFieldsFrom(key: ApiKey): KeyFields {
     refill: key.credits?.refill?.interval ?? "none",
     refillAmount: key.credits?.refill ? String(key.credits.refill.amount) : "",
     meta: key.meta === null ? "" : JSON.stringify(key.meta, null, 2),
+    allowedIps: key.allowedIps === null ? "" : key.allowedIps.join("\n"),
   };
 }
 
@@ -169,6 +175,35 @@ export function parseMeta(text: string): Parsed<KeyMetaInput | null> {
 // JSON.parse gives only JSON values, so an object that is not an array is a JSON object.
 function isJsonObject(value: unknown): value is KeyMetaInput {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An allow-list from free text: entries split on new lines, commas and white space, each an IPv4 or IPv6
+ * address or CIDR block, normalised as the server stores it (host bits cleared, a single address as /32
+ * or /128), duplicates dropped; "" is any address (null). The message names the first bad entry.
+ * @example parseAllowedIps("10.1.2.3/8\n2001:DB8::1") // { ok: true, value: ["10.0.0.0/8", "2001:db8::1/128"] }
+ */
+export function parseAllowedIps(text: string): Parsed<string[] | null> {
+  const entries = text.split(/[\s,]+/).filter((entry) => entry !== "");
+  if (entries.length === 0) return { ok: true, value: null };
+  const list: string[] = [];
+  for (const entry of entries) {
+    const block = normaliseIpBlock(entry);
+    if (block === null) {
+      return {
+        ok: false,
+        message: `“${entry.slice(0, 70)}” is not an IP address or CIDR block, like 203.0.113.7, 10.0.0.0/8 or 2001:db8::/32.`,
+      };
+    }
+    if (!list.includes(block)) list.push(block);
+  }
+  if (list.length > MAX_ALLOWED_IPS) {
+    return {
+      ok: false,
+      message: `A key allows at most ${MAX_ALLOWED_IPS} addresses or blocks (this is ${list.length}).`,
+    };
+  }
+  return { ok: true, value: list };
 }
 
 /** `2031-06-01T10:00` in the user's time zone: what a `datetime-local` input holds. */

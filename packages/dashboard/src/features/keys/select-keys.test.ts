@@ -24,6 +24,7 @@ function key(
     credits: null,
     meta: null,
     leak: null,
+    allowedIps: null,
   };
 }
 

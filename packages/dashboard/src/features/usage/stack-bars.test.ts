@@ -8,15 +8,17 @@ const bucket = (
   revoked = 0,
   insufficientPermissions = 0,
   usageExceeded = 0,
+  ipNotAllowed = 0,
 ) => ({
   start: new Date("2030-01-01T00:00:00Z"),
-  requests: valid + rateLimited + expired + revoked + insufficientPermissions + usageExceeded,
+  requests: valid + rateLimited + expired + revoked + insufficientPermissions + usageExceeded + ipNotAllowed,
   valid,
   rateLimited,
   expired,
   revoked,
   insufficientPermissions,
   usageExceeded,
+  ipNotAllowed,
 });
 
 describe("stackBars", () => {

@@ -39,6 +39,7 @@ export const OUTCOMES = [
   { field: "revoked", label: "Revoked" },
   { field: "insufficientPermissions", label: "Missing permissions" },
   { field: "usageExceeded", label: "Out of credits" },
+  { field: "ipNotAllowed", label: "IP not allowed" },
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number]["field"];

@@ -33,6 +33,8 @@ export const apiKeys = pgTable(
     leakSource: text("leak_source"),
     /** When the first leak report arrived; null for a key never reported (docs/leaks.md). */
     leakReportedAt: timestamp("leak_reported_at", { withTimezone: true, precision: 3 }),
+    /** Normalised addresses and CIDR blocks verify accepts; null: any address. */
+    allowedIps: text("allowed_ips").array(),
   },
   (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
 );
