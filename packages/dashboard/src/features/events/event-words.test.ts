@@ -71,6 +71,19 @@ describe("describeEvent", () => {
 });
 
 describe("describeChanges", () => {
+  it("writes a top-up's amount, credits, payer and transaction", () => {
+    const payer = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    const transaction = `0x${"ab".repeat(32)}`;
+    const toppedUp = event("key.topped_up", { amount: "5", credits: 5000, payer, transaction });
+    expect(describeEvent(toppedUp)).toBe("Credits topped up");
+    expect(describeChanges(toppedUp, keyNames)).toEqual([
+      { label: "Amount", value: "5 USDC" },
+      { label: "Credits added", value: (5000).toLocaleString() },
+      { label: "Payer", value: payer },
+      { label: "Transaction", value: transaction },
+    ]);
+  });
+
   it("writes a created key's policy for people", () => {
     const expiresAt = "2031-06-01T10:00:00.000Z";
     expect(

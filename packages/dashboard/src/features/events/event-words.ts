@@ -1,7 +1,7 @@
 import type { RouterOutputs } from "@keyport/server";
 import { z } from "zod";
 import { formatDuration } from "../../lib/duration";
-import { formatDateTime } from "../../lib/format";
+import { formatCount, formatDateTime } from "../../lib/format";
 import { formatCredits, formatPermissions } from "../../lib/policy-words";
 import { describeRateLimit, formatRateLimit } from "../../lib/rate-limit";
 
@@ -82,6 +82,7 @@ export function describeChanges(
   now: Date = new Date(),
 ): ChangeLine[] {
   if (event.action === "limits.updated") return describeLimitChange(event.changes);
+  if (event.action === "key.topped_up") return describeTopUp(event.changes);
   // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
   const entries = Object.entries(event.changes).sort(([a], [b]) => fieldRank(a) - fieldRank(b));
   return entries.map(([field, value]) => {
@@ -102,6 +103,27 @@ function describeLimitChange(changes: KeyEvent["changes"]): ChangeLine[] {
   const before = rateLimit.safeParse(changes.previousRateLimit);
   if (!before.success) return [];
   return [{ label: "Before", value: describeRateLimit(before.data) }];
+}
+
+const topUp = z.object({
+  amount: z.string(),
+  credits: z.number(),
+  payer: z.string(),
+  transaction: z.string(),
+});
+
+/** A top-up: the amount paid, the credits it added, who paid and the settlement's transaction. */
+function describeTopUp(changes: KeyEvent["changes"]): ChangeLine[] {
+  const parsed = topUp.safeParse(changes);
+  if (!parsed.success) {
+    return Object.entries(changes).map(([field, value]) => ({ label: field, value: JSON.stringify(value) }));
+  }
+  return [
+    { label: "Amount", value: `${parsed.data.amount} USDC` },
+    { label: "Credits added", value: formatCount(parsed.data.credits) },
+    { label: "Payer", value: parsed.data.payer },
+    { label: "Transaction", value: parsed.data.transaction },
+  ];
 }
 
 function isAfter(value: unknown, now: Date): boolean {

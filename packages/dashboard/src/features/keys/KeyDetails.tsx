@@ -89,7 +89,7 @@ export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
           {apiKey.credits === null ? (
             <span className="muted">unlimited (not metered)</span>
           ) : (
-            `${formatCount(apiKey.credits.remaining)} remaining, ${refillWords(apiKey.credits.refill)}`
+            `${formatCount(apiKey.credits.remaining)} credits (${formatCount(apiKey.credits.purchased)} purchased), ${refillWords(apiKey.credits.refill)}`
           )}
         </dd>
       </div>

@@ -2,6 +2,7 @@ import { useId } from "react";
 import { Link } from "../../lib/router";
 import { ErrorMessage, Loading } from "../../ui/Status";
 import { useNow } from "../../ui/use-now";
+import { TopUpDialog } from "../top-up/TopUpDialog";
 import { EditKeyDialog } from "./EditKeyDialog";
 import { KeyActivity } from "./KeyActivity";
 import { KeyDetails } from "./KeyDetails";
@@ -14,7 +15,7 @@ import { useAllKeys } from "./use-all-keys";
 
 /**
  * `/keys/:id`: one key of the wallet, its details, usage chart, activity and recent verifications,
- * with Edit, Roll and Revoke. An id the wallet does not hold says so, with a way back.
+ * with Top up (a metered key), Edit, Roll and Revoke. An id the wallet does not hold says so, with a way back.
  */
 export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
   const all = useAllKeys(wallet);
@@ -35,6 +36,7 @@ export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
   }
   const canEdit = apiKey.status !== "revoked" && apiKey.revokedAt === null;
   const canRoll = apiKey.status === "active" && apiKey.revokedAt === null;
+  const canTopUp = canRoll && apiKey.credits !== null;
   return (
     <section aria-labelledby={titleId} className="key-page">
       <p className="breadcrumb">
@@ -45,6 +47,7 @@ export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
           {apiKey.name} <span className={`badge badge-${apiKey.status}`}>{keyStatusWords(apiKey, now)}</span>
         </h1>
         <div className="row-actions">
+          {canTopUp ? <TopUpDialog apiKey={apiKey} describedBy={titleId} /> : null}
           {canEdit ? <EditKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
           {canRoll ? <RollKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
           {apiKey.status === "active" ? <RevokeKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}

@@ -6,6 +6,7 @@ import { Link } from "../../lib/router";
 import { RelativeTime } from "../../ui/RelativeTime";
 import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
+import { TopUpDialog } from "../top-up/TopUpDialog";
 import { EditKeyDialog } from "./EditKeyDialog";
 import { type ApiKey, keyStatusWords } from "./key-status";
 import { LeakNotice } from "./LeakNotice";
@@ -35,7 +36,7 @@ function PermissionsCell({ permissions }: { permissions: string[] }) {
 
 /**
  * The keys as a table: name, key start, status in words, dates, rate limit, permissions, credits, and
- * Edit/Roll/Revoke.
+ * Top up (metered keys)/Edit/Roll/Revoke.
  */
 export function KeysTable({
   keys,
@@ -123,6 +124,9 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       </td>
       <td className="actions-cell">
         <div className="row-actions">
+          {apiKey.status === "active" && apiKey.revokedAt === null && apiKey.credits !== null ? (
+            <TopUpDialog apiKey={apiKey} describedBy={nameId} />
+          ) : null}
           {apiKey.status !== "revoked" && apiKey.revokedAt === null ? (
             <EditKeyDialog apiKey={apiKey} describedBy={nameId} />
           ) : null}

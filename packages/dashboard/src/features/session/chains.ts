@@ -7,6 +7,7 @@ const CHAIN_NAMES: Record<number, string> = {
   56: "BNB Smart Chain",
   137: "Polygon",
   8453: "Base",
+  84532: "Base Sepolia",
   42161: "Arbitrum One",
   11155111: "Sepolia",
 };
