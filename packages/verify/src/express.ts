@@ -18,7 +18,7 @@ export type KeyportExpressOptions = KeyportOptions<Request>;
 
 /**
  * Express middleware that lets a request in only with a valid Keyport key, answering refusals itself
- * (401, 403, 429, 503) in Keyport's error envelope; the verification is `req.keyport`.
+ * (401, 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is `req.keyport`.
  * @example
  * app.use(keyport({ baseUrl: "https://keyport.example.com" }));
  * app.get("/data", (req, res) => res.json({ key: req.keyport }));
@@ -30,10 +30,16 @@ export function keyport(options: KeyportExpressOptions): RequestHandler {
     const key = getKey
       ? Promise.resolve(getKey(req)).then((found) => found ?? undefined)
       : readKey(req.get("authorization"), req.get("x-api-key"));
+    const request = settings.topUp
+      ? {
+          url: `${req.protocol}://${req.get("host")}${req.originalUrl}`,
+          payment: req.get("payment-signature"),
+        }
+      : undefined;
     const decided =
       typeof key === "object"
-        ? key.then((found) => decide(verifier, found, settings))
-        : decide(verifier, key, settings);
+        ? key.then((found) => decide(verifier, found, settings, request))
+        : decide(verifier, key, settings, request);
     decided.then((decision) => {
       for (const [name, value] of decision.headers) res.setHeader(name, value);
       if (!decision.pass) {

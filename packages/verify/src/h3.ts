@@ -17,7 +17,7 @@ export type KeyportH3Options = KeyportOptions<H3Event>;
 
 /**
  * h3 middleware that lets a request in only with a valid Keyport key, answering refusals itself (401,
- * 403, 429, 503) in Keyport's error envelope; the verification is in `event.context.keyport`.
+ * 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is in `event.context.keyport`.
  * @example
  * app.use(keyport({ baseUrl: "https://keyport.example.com" }));
  * app.get("/data", (event) => ({ wallet: event.context.keyport?.valid && event.context.keyport.wallet }));
@@ -29,7 +29,10 @@ export function keyport(options: KeyportH3Options): Middleware {
     const key = getKey
       ? ((await getKey(event)) ?? undefined)
       : readKey(event.req.headers.get("authorization"), event.req.headers.get("x-api-key"));
-    const decision = await decide(verifier, key, settings);
+    const request = settings.topUp
+      ? { url: event.req.url, payment: event.req.headers.get("payment-signature") ?? undefined }
+      : undefined;
+    const decision = await decide(verifier, key, settings, request);
     if (!decision.pass) {
       return refusalResponse(decision);
     }

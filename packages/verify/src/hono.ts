@@ -15,7 +15,7 @@ export type KeyportHonoOptions = KeyportOptions<Context>;
 
 /**
  * Hono middleware that lets a request in only with a valid Keyport key, answering refusals itself (401,
- * 403, 429, 503) in Keyport's error envelope; the verification is `c.get("keyport")`.
+ * 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is `c.get("keyport")`.
  * @example
  * app.use("/api/*", keyport({ baseUrl: "https://keyport.example.com" }));
  * app.get("/api/data", (c) => c.json({ key: c.get("keyport") }));
@@ -27,7 +27,10 @@ export function keyport(options: KeyportHonoOptions): MiddlewareHandler<KeyportE
     const key = getKey
       ? ((await getKey(c)) ?? undefined)
       : readKey(c.req.header("authorization"), c.req.header("x-api-key"));
-    const decision = await decide(verifier, key, settings);
+    const request = settings.topUp
+      ? { url: c.req.url, payment: c.req.header("payment-signature") }
+      : undefined;
+    const decision = await decide(verifier, key, settings, request);
     if (!decision.pass) {
       return refusalResponse(decision);
     }
