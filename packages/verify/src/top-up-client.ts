@@ -79,7 +79,8 @@ export function createTopUpClient(options: TopUpClientOptions): TopUpClient {
   function outcomeOf(response: Response, text: string, url: string): TopUpOutcome {
     const { status } = response;
     if (status === 200) return { kind: "paid", paymentResponse: response.headers.get("payment-response") };
-    if (status >= 500) {
+    // 501 is no outage: payments are off on that server (declined below, like a 4xx).
+    if (status >= 500 && status !== 501) {
       logger.warn(`Keyport at ${base.origin} could not take a top-up (HTTP ${status})`);
       return { kind: "unavailable" };
     }
