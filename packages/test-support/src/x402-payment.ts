@@ -1,5 +1,5 @@
 import { x402Client } from "@x402/core/client";
-import { encodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import type { LocalAccount } from "viem";
@@ -56,4 +56,15 @@ export async function signPayment(
   const signed = await client.createPaymentPayload({ ...paymentRequired, accepts: [shortLived] });
   const payload = { ...signed, accepted: requirement };
   return { payload, header: encodePaymentSignatureHeader(payload) };
+}
+
+/**
+ * `signPayment` for a 402's base64 `PAYMENT-REQUIRED` header value, decoded by @x402/core (for callers
+ * that do not depend on it, such as the benchmarks).
+ */
+export function signPaymentForHeader(
+  account: LocalAccount,
+  paymentRequiredHeader: string,
+): Promise<SignedPayment> {
+  return signPayment(account, decodePaymentRequiredHeader(paymentRequiredHeader));
 }
