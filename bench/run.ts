@@ -10,6 +10,7 @@ import type { ScenarioResult } from "./lib/result.js";
 import { renderTable } from "./lib/table.js";
 import { keysScenarios } from "./scenarios/keys.js";
 import { proxyScenarios } from "./scenarios/proxy.js";
+import { topUpScenarios } from "./scenarios/top-up.js";
 import type { ScenarioContext, ScenarioModule } from "./scenarios/types.js";
 import { usageScenarios } from "./scenarios/usage.js";
 import { verifyScenarios } from "./scenarios/verify.js";
@@ -25,6 +26,7 @@ const MODULES: readonly ScenarioModule[] = [
   keysScenarios,
   usageScenarios,
   proxyScenarios,
+  topUpScenarios,
 ];
 
 async function main(): Promise<number> {

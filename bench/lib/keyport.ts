@@ -50,13 +50,14 @@ export async function signIn(baseUrl: string): Promise<Session> {
   return { token: stringField(verified.json, "token"), wallet: stringField(verified.json, "wallet") };
 }
 
-/** Creates a key over REST; returns its id and secret. */
+/** Creates a key over REST (with `extra` fields of `POST /api-keys`, e.g. credits); returns its id and secret. */
 export async function createKey(
   baseUrl: string,
   session: Session,
   name: string,
+  extra: Record<string, unknown> = {},
 ): Promise<{ id: string; secret: string }> {
-  const created = await postJson(`${baseUrl}/api-keys`, { name }, session.token);
+  const created = await postJson(`${baseUrl}/api-keys`, { ...extra, name }, session.token);
   if (created.status !== 201) throw new Error(`create key failed with ${created.status}`);
   const apiKey: unknown =
     typeof created.json === "object" && created.json !== null ? Reflect.get(created.json, "apiKey") : null;

@@ -4,10 +4,11 @@ import { configDefaults, defineConfig } from "vitest/config";
 /**
  * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): the packed tarball installed into projects
  * outside the workspace (the package alone, and with each framework alone), type-checked and run; and
- * what `pnpm pack:public` packs for both published packages.
+ * what `pnpm pack:public` packs for both published packages; and the agent loop, which starts anvil and
+ * waits for settlements on it.
  * `pnpm test` keeps the tests against the real server.
  */
-export const slowTests = ["test/consumer.test.ts", "test/pack-public.test.ts"];
+export const slowTests = ["test/consumer.test.ts", "test/pack-public.test.ts", "test/agent-loop.test.ts"];
 
 /** Settings both tiers share. */
 export const shared = serverTestSettings("verify", { testTimeout: 60_000, hookTimeout: 120_000 });

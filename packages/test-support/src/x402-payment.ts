@@ -1,5 +1,5 @@
 import { x402Client } from "@x402/core/client";
-import { encodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import type { Address, LocalAccount } from "viem";
@@ -21,10 +21,23 @@ export interface SignPaymentOptions {
 }
 
 /**
+ * An x402 v2 client paying from `account` as a real agent's does: @x402/core's client with @x402/evm's
+ * exact client scheme, signing locally. Spend controls are off: the test token is not one of x402's
+ * known assets. Hand it to `@x402/fetch`'s `wrapFetchWithPayment`.
+ * @example const paidFetch = wrapFetchWithPayment(fetch, payingClient(payer));
+ */
+export function payingClient(account: LocalAccount): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: account });
+  client.setSpendControls(false);
+  return client;
+}
+
+/**
  * Signs an x402 v2 "exact" EVM payment (an EIP-3009 `TransferWithAuthorization`) for the first of
  * `paymentRequired.accepts`, as a real x402 client does: @x402/core's client with @x402/evm's exact client
  * scheme, the account signing locally. A fresh random nonce each call, valid from 10 minutes ago until
- * `maxTimeoutSeconds` from now. Spend controls are off: the test token is not one of x402's known assets.
+ * `maxTimeoutSeconds` from now (`payingClient`'s client).
  * @example const { header } = await signPayment(payer, decodePaymentRequiredHeader(response.headers.get("payment-required") ?? ""));
  */
 export async function signPayment(
@@ -34,9 +47,7 @@ export async function signPayment(
 ): Promise<SignedPayment> {
   const [requirement] = paymentRequired.accepts;
   if (!requirement) throw new Error("paymentRequired.accepts is empty");
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: account });
-  client.setSpendControls(false);
+  const client = payingClient(account);
   const { expiresInSeconds } = options;
   if (expiresInSeconds === undefined) {
     const payload = await client.createPaymentPayload(paymentRequired);
@@ -77,4 +88,15 @@ export function testPaymentRequired(
       },
     ],
   };
+}
+
+/**
+ * `signPayment` for a 402's base64 `PAYMENT-REQUIRED` header value, decoded by @x402/core (for callers
+ * that do not depend on it, such as the benchmarks).
+ */
+export function signPaymentForHeader(
+  account: LocalAccount,
+  paymentRequiredHeader: string,
+): Promise<SignedPayment> {
+  return signPayment(account, decodePaymentRequiredHeader(paymentRequiredHeader));
 }

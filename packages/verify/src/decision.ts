@@ -1,5 +1,6 @@
 import { type ErrorCode, errorBody, KeyportError, statusOf } from "@keyport/errors";
 import type { VerifyOptions } from "./server-types.js";
+import type { TopUpClient, TopUpOutcome } from "./top-up-client.js";
 import type {
   KeyportUnavailable,
   ValidVerification,
@@ -31,6 +32,16 @@ export interface DecideOptions {
   logger: VerifyLogger;
   /** Whether the client's address is the last `X-Forwarded-For` entry (see client-address.ts). */
   trustProxy: boolean;
+  /** Set by the `topUp` option: a key out of credits is offered a top-up over x402. */
+  topUp: TopUpClient | undefined;
+}
+
+/** What the agent loop needs of a request (read only when `topUp` is set). */
+export interface TopUpRequest {
+  /** The requested URL: the resource an agent pays for. */
+  url: string;
+  /** The request's `PAYMENT-SIGNATURE` header, if any. */
+  payment: string | undefined;
 }
 
 interface Refusal {
@@ -73,20 +84,38 @@ const CHALLENGE: Header = ["www-authenticate", 'Bearer realm="api"'];
  * Verifies `key` (when there is one) and decides: pass with the verification, or refuse with the
  * project's error envelope, its status and headers (RateLimit-* when a window was consulted, Retry-After
  * when the retry time is known). `ip`, the client's address, is sent along for keys with an allow-list.
+ * With `options.topUp` and `request`, a key out of credits is offered a top-up (402 with
+ * PAYMENT-REQUIRED), and a request carrying PAYMENT-SIGNATURE pays it and goes on (docs/payments.md,
+ * The agent loop).
  */
 export async function decide(
   verifier: Verifier,
   key: string | undefined,
   options: DecideOptions,
   ip?: string | undefined,
+  request?: TopUpRequest,
 ): Promise<Decision> {
   if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
+  const asks = ip === undefined ? options.asks : { ...options.asks, ip };
   let result: VerifyResult;
   try {
-    result = await verifier.verify(key, ip === undefined ? options.asks : { ...options.asks, ip });
+    result = await verifier.verify(key, asks);
   } catch (error) {
     return refused(error, options.logger);
   }
+  if (result.code === "USAGE_EXCEEDED" && options.topUp && request) {
+    const outcome =
+      request.payment === undefined
+        ? await options.topUp.required(key, result.keyId, request.url)
+        : await options.topUp.pay(key, result.keyId, request.payment, request.url);
+    const decided = await afterTopUp(outcome, verifier, key, asks, options);
+    if (decided !== null) return decided;
+  }
+  return decideOn(result, options);
+}
+
+/** The decision a verification's answer calls for. */
+function decideOn(result: VerifyResult, options: DecideOptions): Decision {
   if (result.valid) {
     return {
       pass: true,
@@ -106,6 +135,44 @@ export async function decide(
   if (refillAt) headers.push(["retry-after", String(secondsUntil(refillAt))]);
   if (REFUSALS[result.code].code === "UNAUTHORIZED") headers.push(CHALLENGE);
   return refuse(REFUSALS[result.code], headers);
+}
+
+/**
+ * What a top-up's outcome means for the request: 402 to pay (or a payment refused, with Keyport's reason),
+ * 503 when Keyport could not take it (whatever `onUnavailable` says: Keyport did answer that the key is
+ * out of credits), or, once paid, what a second verification calls for, with PAYMENT-RESPONSE on it.
+ * `null` when Keyport declined the top-up itself: the plain refusal stands.
+ */
+async function afterTopUp(
+  outcome: TopUpOutcome,
+  verifier: Verifier,
+  key: string,
+  asks: DecideOptions["asks"],
+  options: DecideOptions,
+): Promise<Decision | null> {
+  switch (outcome.kind) {
+    case "declined":
+      return null;
+    case "unavailable":
+      return refuse(UNAVAILABLE, [NO_STORE]);
+    case "required":
+      return refuse({ code: "PAYMENT_REQUIRED", message: outcome.message }, [
+        NO_STORE,
+        ["payment-required", outcome.header],
+      ]);
+    case "paid": {
+      let again: VerifyResult;
+      try {
+        again = await verifier.verify(key, asks);
+      } catch (error) {
+        return refused(error, options.logger);
+      }
+      // The credits are bought whatever comes next; PAYMENT-RESPONSE tells the agent so on any answer.
+      const decision = decideOn(again, options);
+      if (outcome.paymentResponse === null) return decision;
+      return { ...decision, headers: [...decision.headers, ["payment-response", outcome.paymentResponse]] };
+    }
+  }
 }
 
 /** RateLimit-Limit, -Remaining and -Reset (seconds until the binding window ends); Retry-After when refused by it. */

@@ -19,7 +19,7 @@ export type KeyportExpressOptions = KeyportOptions<Request>;
 
 /**
  * Express middleware that lets a request in only with a valid Keyport key, answering refusals itself
- * (401, 403, 429, 503) in Keyport's error envelope; the verification is `req.keyport`. The client's
+ * (401, 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is `req.keyport`. The client's
  * address (the socket's peer, or with `trustProxy` the last `X-Forwarded-For` entry) is sent as `ip`.
  * @example
  * app.use(keyport({ baseUrl: "https://keyport.example.com" }));
@@ -36,10 +36,16 @@ export function keyport(options: KeyportExpressOptions): RequestHandler {
     const ip = getIp
       ? (getIp(req) ?? undefined)
       : clientAddress(req.socket.remoteAddress, req.get("x-forwarded-for"), settings.trustProxy);
+    const request = settings.topUp
+      ? {
+          url: `${req.protocol}://${req.get("host")}${req.originalUrl}`,
+          payment: req.get("payment-signature"),
+        }
+      : undefined;
     const decided =
       typeof key === "object"
-        ? key.then((found) => decide(verifier, found, settings, ip))
-        : decide(verifier, key, settings, ip);
+        ? key.then((found) => decide(verifier, found, settings, ip, request))
+        : decide(verifier, key, settings, ip, request);
     decided.then((decision) => {
       for (const [name, value] of decision.headers) res.setHeader(name, value);
       if (!decision.pass) {

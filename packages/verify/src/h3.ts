@@ -18,7 +18,7 @@ export type KeyportH3Options = KeyportOptions<H3Event>;
 
 /**
  * h3 middleware that lets a request in only with a valid Keyport key, answering refusals itself (401,
- * 403, 429, 503) in Keyport's error envelope; the verification is in `event.context.keyport`. The client's
+ * 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is in `event.context.keyport`. The client's
  * address (the peer, or with `trustProxy` the last `X-Forwarded-For` entry) is sent as `ip`.
  * @example
  * app.use(keyport({ baseUrl: "https://keyport.example.com" }));
@@ -35,7 +35,10 @@ export function keyport(options: KeyportH3Options): Middleware {
     const ip = getIp
       ? (getIp(event) ?? undefined)
       : clientAddress(getRequestIP(event), event.req.headers.get("x-forwarded-for"), settings.trustProxy);
-    const decision = await decide(verifier, key, settings, ip);
+    const request = settings.topUp
+      ? { url: event.req.url, payment: event.req.headers.get("payment-signature") ?? undefined }
+      : undefined;
+    const decision = await decide(verifier, key, settings, ip, request);
     if (!decision.pass) {
       return refusalResponse(decision);
     }

@@ -40,7 +40,7 @@ function nodePeer(c: Context): string | undefined {
 
 /**
  * Hono middleware that lets a request in only with a valid Keyport key, answering refusals itself (401,
- * 403, 429, 503) in Keyport's error envelope; the verification is `c.get("keyport")`. The client's address
+ * 402 with `topUp`, 403, 429, 503) in Keyport's error envelope; the verification is `c.get("keyport")`. The client's address
  * (the peer, or with `trustProxy` the last `X-Forwarded-For` entry) is sent as `ip`.
  * @example
  * app.use("/api/*", keyport({ baseUrl: "https://keyport.example.com" }));
@@ -57,7 +57,10 @@ export function keyport(options: KeyportHonoOptions): MiddlewareHandler<KeyportE
     const ip = getIp
       ? (getIp(c) ?? undefined)
       : clientAddress(peer(c), c.req.header("x-forwarded-for"), settings.trustProxy);
-    const decision = await decide(verifier, key, settings, ip);
+    const request = settings.topUp
+      ? { url: c.req.url, payment: c.req.header("payment-signature") }
+      : undefined;
+    const decision = await decide(verifier, key, settings, ip, request);
     if (!decision.pass) {
       return refusalResponse(decision);
     }

@@ -10,12 +10,14 @@ export {
   decide,
   type Header,
   type KeyportContext,
+  type TopUpRequest,
   type UnavailablePolicy,
 } from "./decision.js";
 export type { JsonValue } from "./json.js";
 export type { GetIp, GetKey, KeyportOptions } from "./middleware-options.js";
 export { readKey } from "./read-key.js";
 export type { VerificationJson, VerifyOptions } from "./server-types.js";
+export type { TopUpOptions } from "./top-up-client.js";
 // Its answers
 export {
   isVerification,
@@ -34,3 +36,4 @@ export {
   type VerifierOptions,
   type VerifyLogger,
 } from "./verifier.js";
+export type { X402PaymentRequired, X402Requirement, X402Resource } from "./x402-headers.js";

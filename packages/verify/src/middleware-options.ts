@@ -1,5 +1,6 @@
 import type { DecideOptions, Header, UnavailablePolicy } from "./decision.js";
-import { createVerifier, type Verifier, type VerifierOptions } from "./verifier.js";
+import { checkTopUpOptions, createTopUpClient, type TopUpOptions } from "./top-up-client.js";
+import { createVerifier, DEFAULT_TIMEOUT_MS, type Verifier, type VerifierOptions } from "./verifier.js";
 
 /** A key getter: the key a request carries, or nothing (answered 401). */
 export type GetKey<Request> = (
@@ -27,6 +28,12 @@ export interface KeyportOptions<Request> extends VerifierOptions {
   trustProxy?: boolean;
   /** Where the client's address comes from instead (e.g. a platform header); replaces the peer and `trustProxy`. */
   getIp?: GetIp<Request>;
+  /**
+   * Lets an agent out of credits buy more over x402 and go on: a request refused for `USAGE_EXCEEDED`
+   * gets 402 with a PAYMENT-REQUIRED for a top-up of `amount` whole tokens of this key, and its retry with
+   * PAYMENT-SIGNATURE is paid through Keyport and let in (docs/payments.md, The agent loop).
+   */
+  topUp?: TopUpOptions;
 }
 
 /** One verifier per middleware (so one connection pool and one outage log), and its fixed settings. */
@@ -34,6 +41,8 @@ export function prepare<Request>(options: KeyportOptions<Request>): {
   verifier: Verifier;
   settings: DecideOptions;
 } {
+  if (options.topUp) checkTopUpOptions(options.topUp);
+  const logger = options.logger ?? console;
   return {
     verifier: createVerifier(options),
     settings: {
@@ -42,8 +51,17 @@ export function prepare<Request>(options: KeyportOptions<Request>): {
         options.permissions === undefined && options.cost === undefined
           ? undefined
           : { permissions: options.permissions, cost: options.cost },
-      logger: options.logger ?? console,
+      logger,
       trustProxy: options.trustProxy ?? false,
+      topUp: options.topUp
+        ? createTopUpClient({
+            baseUrl: options.baseUrl,
+            amount: options.topUp.amount,
+            timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            fetch: options.fetch ?? globalThis.fetch,
+            logger,
+          })
+        : undefined,
     },
   };
 }

@@ -36,7 +36,8 @@ export interface Verifier {
   verify(key: string, options?: VerifyOptions): Promise<VerifyResult>;
 }
 
-const DEFAULT_TIMEOUT_MS = 2_000;
+/** How long one verification may take unless told (ms). */
+export const DEFAULT_TIMEOUT_MS = 2_000;
 // One headers object for every request: nothing in it depends on the call.
 const HEADERS: Readonly<Record<string, string>> = {
   "content-type": "application/json",

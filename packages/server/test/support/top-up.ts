@@ -1,27 +1,11 @@
 import { request } from "@keyport/test-support/http";
-import type { TestUsdc } from "@keyport/test-support/test-usdc";
 import { TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import type { Address, Hex } from "viem";
 import type { WrittenBalance } from "../../src/credits/balance-writer.js";
 import type { TestServer } from "./server.js";
 
-/** Settings that turn payments on against `usdc`, settling in-process from `settlerKey`. */
-export function paymentsEnv(
-  usdc: TestUsdc,
-  rpcUrl: string,
-  payTo: Address,
-  settlerKey: Hex,
-): Record<string, string> {
-  return {
-    PAYMENTS_NETWORK: usdc.network,
-    PAYMENTS_RPC_URL: rpcUrl,
-    PAYMENTS_ASSET: usdc.address,
-    PAYMENTS_PAY_TO: payTo,
-    PAYMENTS_SETTLER_PRIVATE_KEY: settlerKey,
-  };
-}
+export { paymentsEnv } from "@keyport/test-support/payments-chain";
 
 /** How a top-up request authenticates: the owner's session, or the key's secret. */
 export type TopUpCaller = { token: string } | { apiKey: string } | Record<string, never>;
