@@ -9,10 +9,14 @@ const SCRIPT = fileURLToPath(new URL("../../scripts/leak-rules.ts", import.meta.
 
 /** Runs the real command (env.ts reads KEY_PREFIX) and returns what it prints. */
 async function printRules(prefix: string): Promise<string> {
-  const { stdout } = await run("pnpm", ["exec", "tsx", SCRIPT, "https://keys.example.com"], {
-    env: { ...process.env, KEY_PREFIX: prefix },
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
-  });
+  const { stdout } = await run(
+    "pnpm",
+    ["exec", "tsx", "--conditions=source", SCRIPT, "https://keys.example.com"],
+    {
+      env: { ...process.env, KEY_PREFIX: prefix },
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    },
+  );
   return stdout;
 }
 
