@@ -39,7 +39,10 @@ export async function startKeyport(
 ): Promise<ServerChild> {
   const port = await freePort();
   const databaseEnv: Record<string, string> =
-    database.kind === "postgres" ? { DATABASE_URL: database.url } : { DATA_DIR: database.dir };
+    database.kind === "postgres"
+      ? // A bench-only key: env.ts requires one on PostgreSQL (docs/webhooks.md).
+        { DATABASE_URL: database.url, WEBHOOKS_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") }
+      : { DATA_DIR: database.dir };
   return startChild({
     name,
     entry: "dist/main.js",

@@ -21,6 +21,10 @@ describe("audit event types", () => {
       | "session.ended"
       | "limits.updated"
       | "key.topped_up"
+      | "webhook.created"
+      | "webhook.updated"
+      | "webhook.deleted"
+      | "webhook.disabled"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });

@@ -25,6 +25,7 @@ import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
+import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -88,6 +89,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   // Before anything is opened: a node on the wrong chain refuses the start (see auth/rpc-chain.ts).
   const siwe = createSiweSettings(env, logger);
   await checkRpcChain(siwe, logger);
+  const webhooksKey = await resolveWebhooksKey(env);
   const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
   const rawQuery = createRawQuery(database.driver);
   const metrics = createServerMetrics(database);
@@ -115,6 +117,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     logger,
     verification,
     trustedProxies: createTrustedProxies(env.TRUSTED_PROXIES),
+    webhooksKey,
     procedures: createProcedureServices(
       env,
       database,

@@ -49,6 +49,8 @@ export interface Services {
   trustedProxies: TrustedProxies;
   /** What the procedures' context holds. */
   procedures: ProcedureServices;
+  /** Encrypts and decrypts webhook signing secrets at rest (webhooks/encryption-key.ts). */
+  webhooksKey: Buffer;
 }
 
 /** A procedure's context: the services, and the bearer token of the request (null when absent). */

@@ -44,8 +44,25 @@ describe("parseEnv", () => {
   });
 
   it("accepts postgres URLs and treats an empty DATABASE_URL as unset", () => {
-    expect(parseEnv({ DATABASE_URL: "postgresql://u@h/db" }).DATABASE_URL).toBe("postgresql://u@h/db");
+    const key = Buffer.alloc(32, 3).toString("base64");
+    expect(parseEnv({ DATABASE_URL: "postgresql://u@h/db", WEBHOOKS_ENCRYPTION_KEY: key }).DATABASE_URL).toBe(
+      "postgresql://u@h/db",
+    );
     expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("requires a 32-byte WEBHOOKS_ENCRYPTION_KEY on PostgreSQL, and none on the embedded database", () => {
+    expect(() => parseEnv({ DATABASE_URL: "postgres://u@h/db" })).toThrow(
+      /WEBHOOKS_ENCRYPTION_KEY: is required with a PostgreSQL DATABASE_URL/,
+    );
+    expect(() =>
+      parseEnv({
+        DATABASE_URL: "postgres://u@h/db",
+        WEBHOOKS_ENCRYPTION_KEY: Buffer.alloc(16).toString("base64"),
+      }),
+    ).toThrow(/WEBHOOKS_ENCRYPTION_KEY: must be 32 bytes/);
+    expect(parseEnv({}).WEBHOOKS_ENCRYPTION_KEY).toBeUndefined();
+    expect(parseEnv({ DATABASE_URL: "memory:" }).WEBHOOKS_ALLOW_PRIVATE).toBe(false);
   });
 
   it("listens on every interface unless HOST names one", () => {

@@ -163,12 +163,38 @@ export const envSchema = z.object({
     .optional()
     .transform((value) => (value === "" ? undefined : value))
     .pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /**
+   * The key that encrypts webhook signing secrets at rest: 32 bytes, base64. Required with a
+   * PostgreSQL DATABASE_URL; on the embedded database it is generated into DATA_DIR when unset
+   * (for `memory:`, for the process's life). See docs/webhooks.md.
+   */
+  WEBHOOKS_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || Buffer.from(value, "base64").length === 32,
+      "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
+    ),
+  /** `true` lets webhook URLs be plain `http://` and reach private and loopback addresses (tests, private networks). */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   ...paymentSettings,
 });
 
 /** The settings with the rules that span several of them. */
 const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
   for (const issue of paymentIssues(env)) ctx.addIssue({ code: "custom", ...issue });
+  if (env.WEBHOOKS_ENCRYPTION_KEY === undefined && env.DATABASE_URL?.startsWith("postgres") === true) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["WEBHOOKS_ENCRYPTION_KEY"],
+      message: "is required with a PostgreSQL DATABASE_URL (32 bytes, base64: openssl rand -base64 32)",
+    });
+  }
   // Anyone on the path of a plain-HTTP node answers for it, and its answers sign people in.
   if (env.RPC_URL === undefined || env.RPC_ALLOW_HTTP || !env.RPC_URL.startsWith("http:")) return;
   if (isLoopbackHost(new URL(env.RPC_URL).hostname)) return;

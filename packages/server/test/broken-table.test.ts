@@ -6,6 +6,7 @@ import { createDatabase, type Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
 import { newKey } from "../src/keys/secret.js";
 import { createPostgresTestDatabase, openTestPglite, TEST_DATABASE_URL } from "./support/databases.js";
+import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
 // With a broken table, a 5xx on /trpc says what REST says, "Internal server
 // error", never the failed query, its parameters (a wallet, a key hash) or the driver's text.
@@ -51,9 +52,12 @@ describe.each(targets)("a broken table on $kind", ({ open }) => {
 
   beforeAll(async () => {
     target = await open();
-    app = await createApp(parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "silent" }), {
-      database: target.database,
-    });
+    app = await createApp(
+      parseEnv({ DATABASE_URL: target.url, WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY, LOG_LEVEL: "silent" }),
+      {
+        database: target.database,
+      },
+    );
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
     ({ token, wallet } = await signIn(baseUrl));
     await target.database.db.execute(sql`alter table api_keys rename to api_keys_broken`);

@@ -7,6 +7,7 @@ import { type App, createApp } from "../src/app.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
+import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
 /** `depth` arrays inside each other around `inner`, as JSON text. */
 function nested(depth: number, inner = "1"): string {
@@ -33,10 +34,17 @@ describeDatabases("hostile input", (target) => {
   let keyId: string;
 
   beforeAll(async () => {
-    app = await createApp(parseEnv({ DATABASE_URL: target.url, NONCE_RATE_LIMIT: "off" }), {
-      database: target.database,
-      logger: createLogger("info", logSink(lines)),
-    });
+    app = await createApp(
+      parseEnv({
+        DATABASE_URL: target.url,
+        WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
+        NONCE_RATE_LIMIT: "off",
+      }),
+      {
+        database: target.database,
+        logger: createLogger("info", logSink(lines)),
+      },
+    );
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
     ({ token } = await signIn(baseUrl));
     const created = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "target" } });
@@ -127,10 +135,17 @@ describeDatabases("a failed query's log line", (target) => {
   let token: string;
 
   beforeAll(async () => {
-    app = await createApp(parseEnv({ DATABASE_URL: target.url, NONCE_RATE_LIMIT: "off" }), {
-      database: target.database,
-      logger: createLogger("info", logSink(lines)),
-    });
+    app = await createApp(
+      parseEnv({
+        DATABASE_URL: target.url,
+        WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
+        NONCE_RATE_LIMIT: "off",
+      }),
+      {
+        database: target.database,
+        logger: createLogger("info", logSink(lines)),
+      },
+    );
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
     ({ token } = await signIn(baseUrl));
     await target.database.db.execute(sql`alter table api_keys rename to api_keys_broken`);

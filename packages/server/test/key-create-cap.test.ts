@@ -8,6 +8,7 @@ import { apiKeys, keyCredits, keyEvents } from "../src/db/schema/index.js";
 import { parseEnv } from "../src/env.js";
 import { type DatabaseTarget, describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
 const CAP = 7;
 const CREATES = 40;
@@ -124,6 +125,7 @@ describeDatabases("key creation at the cap", (target) => {
       const database = await createDatabase(target.url, "");
       const env = parseEnv({
         DATABASE_URL: target.url,
+        WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
         LOG_LEVEL: "silent",
         NONCE_RATE_LIMIT: "off",
         MAX_ACTIVE_KEYS_PER_WALLET: String(CAP),

@@ -13,6 +13,7 @@ import { type App, createApp } from "../src/app.js";
 import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
+import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
 const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
 
@@ -94,10 +95,17 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
   let baseUrl: string;
   beforeAll(async () => {
     const sink = logSink(logLines);
-    app = await createApp(parseEnv({ DATABASE_URL: target.url, NONCE_RATE_LIMIT: "off" }), {
-      database: target.database,
-      logger: createLogger("info", sink),
-    });
+    app = await createApp(
+      parseEnv({
+        DATABASE_URL: target.url,
+        WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
+        NONCE_RATE_LIMIT: "off",
+      }),
+      {
+        database: target.database,
+        logger: createLogger("info", sink),
+      },
+    );
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
   });
   afterAll(() => app.close());

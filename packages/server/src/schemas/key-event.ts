@@ -12,6 +12,10 @@ export const KEY_EVENT_ACTIONS = [
   "session.ended",
   "limits.updated",
   "key.topped_up",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.disabled",
 ] as const;
 
 export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];

@@ -6,6 +6,7 @@ import { type App, createApp } from "../../src/app.js";
 import { createDatabase, type Database } from "../../src/db/database.js";
 import { parseEnv } from "../../src/env.js";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "../support/databases.js";
+import { TEST_WEBHOOKS_KEY } from "../support/webhooks-key.js";
 
 // Every answer from PostgreSQL is held this long, so statements the client sends together reach the
 // server before any answer comes back, and each time the client waits for an answer is one turn.
@@ -82,7 +83,12 @@ describe.runIf(TEST_DATABASE_URL)("key creation on PostgreSQL, through a delayin
     proxy = await startProxy(new URL(created.url));
     database = await createDatabase(proxy.url, "");
     app = await createApp(
-      parseEnv({ DATABASE_URL: proxy.url, LOG_LEVEL: "silent", NONCE_RATE_LIMIT: "off" }),
+      parseEnv({
+        DATABASE_URL: proxy.url,
+        WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
+        LOG_LEVEL: "silent",
+        NONCE_RATE_LIMIT: "off",
+      }),
       { database },
     );
     baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;

@@ -4,6 +4,7 @@ import { type App, createApp } from "../../src/app.js";
 import type { Database } from "../../src/db/database.js";
 import { parseEnv } from "../../src/env.js";
 import { createLogger } from "../../src/logger.js";
+import { TEST_WEBHOOKS_KEY } from "../support/webhooks-key.js";
 
 /** Every row of every table in the public schema, ordered, for before/after comparisons and secret scans. */
 export async function dumpTables(database: Database): Promise<Record<string, unknown[]>> {
@@ -48,7 +49,13 @@ export async function startCapturedServer(
     },
   });
   const app = await createApp(
-    parseEnv({ DATABASE_URL: target.url, LOG_LEVEL: "info", NONCE_RATE_LIMIT: "off", ...env }),
+    parseEnv({
+      DATABASE_URL: target.url,
+      WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
+      LOG_LEVEL: "info",
+      NONCE_RATE_LIMIT: "off",
+      ...env,
+    }),
     {
       database: target.database,
       logger: createLogger("info", sink),

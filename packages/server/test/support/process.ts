@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { TEST_WEBHOOKS_KEY } from "./webhooks-key.js";
 
 const serverDir = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -30,7 +31,7 @@ export async function spawnServer(
   // `source`: @keyport/errors from its TypeScript too (its `import` export is a build output).
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";

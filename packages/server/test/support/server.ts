@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { type App, createApp } from "../../src/app.js";
 import { parseEnv } from "../../src/env.js";
 import type { DatabaseTarget } from "./databases.js";
+import { TEST_WEBHOOKS_KEY } from "./webhooks-key.js";
 
 /** A running app on a loopback port. */
 export interface TestServer {
@@ -24,6 +25,7 @@ export async function startTestServer(
   // Tests sign in from 127.0.0.1 dozens of times a minute; NONCE_RATE_LIMIT has tests of its own.
   const defaults = {
     DATABASE_URL: target.url,
+    WEBHOOKS_ENCRYPTION_KEY: TEST_WEBHOOKS_KEY,
     LOG_LEVEL: "silent",
     NONCE_RATE_LIMIT: "off",
     ...redisByDefault(target.database),

@@ -18,6 +18,10 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "session.ended": "Signed out",
   "limits.updated": "Wallet-wide limit changed",
   "key.topped_up": "Credits topped up",
+  "webhook.created": "Webhook endpoint added",
+  "webhook.updated": "Webhook endpoint changed",
+  "webhook.deleted": "Webhook endpoint deleted",
+  "webhook.disabled": "Webhook endpoint disabled",
 };
 
 /** The action in words: "Key created", "Signed in" (the action filter's options). */

@@ -10,3 +10,6 @@ export { usageHourly } from "./usage.js";
 export { usageDaily } from "./usage-daily.js";
 export { walletActiveKeys } from "./wallet-active-keys.js";
 export { walletLimits } from "./wallet-limits.js";
+export { type WebhookDeliveryRow, webhookDeliveries } from "./webhook-deliveries.js";
+export { type WebhookMessageRow, webhookMessages } from "./webhook-messages.js";
+export { type WebhookRow, webhooks } from "./webhooks.js";
