@@ -127,6 +127,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       logger,
       payments.topUps,
       metrics.leaks,
+      webhooksKey,
       () => baseUrl,
     ),
   };
