@@ -41,7 +41,9 @@ interface DeliveryBody {
 }
 
 interface ErrorBody {
-  error: { code: string; message: string; issues?: { path: (string | number)[]; message: string }[] };
+  code: string;
+  message: string;
+  issues?: { path: (string | number)[]; message: string }[];
 }
 
 type Session = { token: string; wallet: string };
@@ -241,7 +243,7 @@ describeDatabases("the webhooks API", (target) => {
       token: session.token,
     });
     expect(again.status).toBe(404);
-    expect((again.body as ErrorBody).error.message).toBe("No such webhook");
+    expect((again.body as ErrorBody).message).toBe("No such webhook");
   });
 
   it("answers 401 without a session and 403 for another wallet's endpoints, on every route", async () => {
@@ -290,13 +292,13 @@ describeDatabases("the webhooks API", (target) => {
     for (const url of refusedTargets) {
       const answer = await create(session, { url, events: ["key.created"] });
       expect(answer.status, url).toBe(400);
-      expect((answer.body as ErrorBody).error.message, url).toMatch(
+      expect((answer.body as ErrorBody).message, url).toMatch(
         /^url must not point at a loopback, private, link-local or metadata address/,
       );
     }
     const plain = await create(session, { url: "http://hooks.example.com/keyport", events: ["key.created"] });
     expect(plain.status).toBe(400);
-    expect((plain.body as ErrorBody).error.message).toMatch(/^url must use https/);
+    expect((plain.body as ErrorBody).message).toMatch(/^url must use https/);
     const { webhook } = await created(session);
     const patched = await request(server.baseUrl, "PATCH", path(session, `/${webhook.id}`), {
       token: session.token,
@@ -314,7 +316,7 @@ describeDatabases("the webhooks API", (target) => {
     const session = await signIn(server.baseUrl);
     const answer = await create(session, { url: `https://${name}/hook`, events: ["key.created"] });
     expect(answer.status).toBe(400);
-    const message = (answer.body as ErrorBody).error.message;
+    const message = (answer.body as ErrorBody).message;
     expect(message).toContain("resolves to a loopback, private, link-local or metadata address");
     for (const { address } of addresses) expect(message).not.toContain(address);
   });
@@ -354,7 +356,7 @@ describeDatabases("the webhooks API", (target) => {
     for (const [body, field] of cases) {
       const answer = await create(session, body);
       expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      const issues = (answer.body as ErrorBody).error.issues ?? [];
+      const issues = (answer.body as ErrorBody).issues ?? [];
       expect(
         issues.map((issue) => issue.path[0]),
         JSON.stringify(answer.body),
@@ -378,7 +380,7 @@ describeDatabases("the webhooks API", (target) => {
     for (let i = 0; i < 10; i++) await created(session);
     const eleventh = await create(session, { url: HOOK, events: ["key.created"] });
     expect(eleventh.status).toBe(409);
-    expect((eleventh.body as ErrorBody).error.message).toBe(
+    expect((eleventh.body as ErrorBody).message).toBe(
       "This wallet already has the maximum of 10 webhook endpoints: delete one first",
     );
     const { webhooks: list } = (await request(server.baseUrl, "GET", path(session), { token: session.token }))
@@ -479,7 +481,7 @@ describeDatabases("the webhooks API", (target) => {
       token: session.token,
     });
     expect(refused.status).toBe(409);
-    expect((refused.body as ErrorBody).error.message).toMatch(/disabled: enable it/);
+    expect((refused.body as ErrorBody).message).toMatch(/disabled: enable it/);
   });
 
   it("lists deliveries newest first, at most 100, in the WebhookDelivery shape", async () => {
@@ -532,7 +534,7 @@ describeDatabases("the webhooks API", (target) => {
 
     const pending = await request(server.baseUrl, "POST", redeliverPath, { token: session.token });
     expect(pending.status).toBe(409);
-    expect((pending.body as ErrorBody).error.message).toMatch(/still pending/);
+    expect((pending.body as ErrorBody).message).toMatch(/still pending/);
 
     // As the delivery engine leaves a delivery whose retries ran out.
     const lastAttemptAt = new Date(Date.now() - 60_000);
