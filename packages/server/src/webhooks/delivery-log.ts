@@ -8,6 +8,7 @@ import {
 } from "../schemas/webhook.js";
 import { newMessageId } from "./message-id.js";
 import { toWebhookDelivery } from "./rows.js";
+import { wakeWebhooks } from "./wake.js";
 import type { WebhookRef } from "./webhook-service.js";
 
 /** What a test event's `data.message` says (docs/webhooks.md). */
@@ -49,11 +50,11 @@ export function createDeliveryLog(db: Db) {
      * A `webhook.test` message to this endpoint alone: no dedupe key (every test is its own event)
      * and one delivery, due now, whatever the endpoint subscribes to.
      */
-    test(
+    async test(
       ref: WebhookRef,
       now: Date,
     ): Promise<{ ok: true; delivery: WebhookDelivery } | { ok: false; reason: "not_found" | "disabled" }> {
-      return db.transaction(async (tx) => {
+      const tested = await db.transaction(async (tx) => {
         const endpoint = await lockEndpoint(tx, ref);
         if (endpoint === undefined) return { ok: false as const, reason: "not_found" as const };
         if (!endpoint.enabled) return { ok: false as const, reason: "disabled" as const };
@@ -73,20 +74,23 @@ export function createDeliveryLog(db: Db) {
         if (row === undefined) throw new Error("The test delivery insert returned no row");
         return { ok: true as const, delivery: toWebhookDelivery(row, payload.type) };
       });
+      // Committed: this process's dispatchers look now rather than at their next poll.
+      if (tested.ok) wakeWebhooks();
+      return tested;
     },
 
     /**
      * Puts a settled delivery back in the queue, due now: the same message, so the same
      * `webhook-id` and body; `attempts` keeps counting.
      */
-    redeliver(
+    async redeliver(
       ref: WebhookRef,
       deliveryId: string,
       now: Date,
     ): Promise<
       { ok: true; delivery: WebhookDelivery } | { ok: false; reason: "not_found" | "pending" | "disabled" }
     > {
-      return db.transaction(async (tx) => {
+      const redelivered = await db.transaction(async (tx) => {
         const endpoint = await lockEndpoint(tx, ref);
         if (endpoint === undefined) return { ok: false as const, reason: "not_found" as const };
         const id = Number(deliveryId);
@@ -110,6 +114,8 @@ export function createDeliveryLog(db: Db) {
         if (row === undefined || message === undefined) throw new Error("The redelivered row vanished");
         return { ok: true as const, delivery: toWebhookDelivery(row, message.type) };
       });
+      if (redelivered.ok) wakeWebhooks();
+      return redelivered;
     },
   };
 }
