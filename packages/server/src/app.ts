@@ -26,6 +26,7 @@ import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
+import { createExpiryEvents } from "./webhooks/expiry-events.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -145,12 +146,15 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
   // Nothing else ever deletes nonces and sessions that can no longer be used.
+  // Every instance sends key.expiring and key.expired; each notice exists once (expiry-events.ts).
+  const expiryEvents = createExpiryEvents(database.db);
   const sweep = startExpirySweep({
-    sweep: () => {
+    sweep: async () => {
       const now = new Date();
       const days = env.EVENTS_RETENTION_DAYS;
       const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
-      return sweepExpired(database.db, now, { eventsBefore });
+      const counts = await sweepExpired(database.db, now, { eventsBefore });
+      return { ...counts, expiryNotices: await expiryEvents.sweep(now) };
     },
     intervalMs: env.SWEEP_INTERVAL_MS,
     logger,
