@@ -396,7 +396,10 @@ describeDatabases("webhook events from key changes", (target) => {
   it("the sweep writes nothing for a wallet without an endpoint subscribed to expiry notices", async () => {
     const session = await subscribed(["key.created", "key.revoked"]);
     const now = Date.now();
-    await createKeyOver(server.baseUrl, session.token, { name: "expiring", expiresAt: new Date(now + 2 * DAY).toISOString() });
+    await createKeyOver(server.baseUrl, session.token, {
+      name: "expiring",
+      expiresAt: new Date(now + 2 * DAY).toISOString(),
+    });
     await createExpiryEvents(db()).sweep(new Date(now + 3 * DAY));
     expect((await messagesOf(session.wallet)).map((message) => message.type)).toEqual(["key.created"]);
   });
