@@ -25,8 +25,10 @@ import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
+import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
 import { createExpiryEvents } from "./webhooks/expiry-events.js";
+import { deleteOldWebhookMessages, webhookRetentionCutoff } from "./webhooks/retention.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -154,14 +156,25 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       const days = env.EVENTS_RETENTION_DAYS;
       const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
       const counts = await sweepExpired(database.db, now, { eventsBefore });
-      return { ...counts, expiryNotices: await expiryEvents.sweep(now) };
+      const webhookMessages = await deleteOldWebhookMessages(database.db, webhookRetentionCutoff(now, days));
+      return { ...counts, webhookMessages, expiryNotices: await expiryEvents.sweep(now) };
     },
     intervalMs: env.SWEEP_INTERVAL_MS,
     logger,
   });
+  // Every instance delivers the webhook outbox (docs/webhooks.md, "Delivery").
+  const webhookDispatcher = startWebhookDispatcher({
+    db: database.db,
+    query: rawQuery,
+    key: webhooksKey,
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+    logger,
+    metrics: metrics.webhooks,
+  });
   // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = [
     () => sweep.stop(),
+    () => webhookDispatcher.stop(),
     () => payments.stop(),
     ...verification.shutdownSteps.map((step) => step.run),
   ];

@@ -9,6 +9,8 @@ export interface SweepCounts {
   sessions: number;
   /** Audit events older than the retention (0 when events are kept forever). */
   events: number;
+  /** Webhook messages past their retention, with their deliveries (webhooks/retention.ts). */
+  webhookMessages?: number;
   /** `key.expiring` and `key.expired` webhooks written (webhooks/expiry-events.ts), when the sweep sends them. */
   expiryNotices?: number;
 }
@@ -133,7 +135,13 @@ export function startExpirySweep({ sweep, intervalMs, logger }: ExpirySweepOptio
     timer = undefined;
     running = sweep().then(
       (counts) => {
-        if (counts.nonces > 0 || counts.sessions > 0 || counts.events > 0 || (counts.expiryNotices ?? 0) > 0)
+        if (
+          counts.nonces > 0 ||
+          counts.sessions > 0 ||
+          counts.events > 0 ||
+          (counts.webhookMessages ?? 0) > 0 ||
+          (counts.expiryNotices ?? 0) > 0
+        )
           logger.info(counts, "expired rows deleted, expiry notices enqueued");
       },
       (error: unknown) => logger.warn({ err: errorSummary(error) }, "expired-row sweep failed; will retry"),
