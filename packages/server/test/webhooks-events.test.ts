@@ -6,9 +6,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { webhookDeliveries, webhookMessages, webhooks } from "../src/db/schema/index.js";
 import { WEBHOOK_EVENT_TYPES } from "../src/schemas/webhook.js";
 import { createExpiryEvents } from "../src/webhooks/expiry-events.js";
+import { encryptSecret, newWebhookSecret } from "../src/webhooks/secret.js";
 import { describeDatabases } from "./support/databases.js";
 import { type CreatedKey, createKeyOver } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { pollFor, startWebhookReceiver } from "./support/webhook-receiver.js";
+import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
+
+const KEY = Buffer.from(TEST_WEBHOOKS_KEY, "base64");
 
 type Session = { token: string; wallet: string };
 
@@ -38,7 +43,15 @@ describeDatabases("webhook events from key changes", (target) => {
     const id = `wh_${randomBytes(11).toString("hex").slice(0, 22)}`;
     await db()
       .insert(webhooks)
-      .values({ id, wallet, url: "https://example.com/hook", events: [...events], enabled, secret: "v1:x" });
+      // A loopback URL the server (without WEBHOOKS_ALLOW_PRIVATE) refuses to send to: only the outbox is read.
+      .values({
+        id,
+        wallet,
+        url: "https://127.0.0.1:9/hook",
+        events: [...events],
+        enabled,
+        secret: encryptSecret(KEY, newWebhookSecret()),
+      });
     return id;
   }
 
@@ -402,5 +415,88 @@ describeDatabases("webhook events from key changes", (target) => {
     });
     await createExpiryEvents(db()).sweep(new Date(now + 3 * DAY));
     expect((await messagesOf(session.wallet)).map((message) => message.type)).toEqual(["key.created"]);
+  });
+});
+
+describeDatabases("webhook events at a real receiver", (target) => {
+  it("every key event arrives once, signed so that standardwebhooks verifies it", async () => {
+    const secret = newWebhookSecret();
+    const receiver = await startWebhookReceiver([secret]);
+    const server = await startTestServer(target, { WEBHOOKS_ALLOW_PRIVATE: "true" });
+    try {
+      const session = await signIn(server.baseUrl);
+      await target.database.db.insert(webhooks).values({
+        id: `wh_${randomBytes(11).toString("hex")}`,
+        wallet: session.wallet,
+        url: receiver.url,
+        events: [...WEBHOOK_EVENT_TYPES],
+        secret: encryptSecret(KEY, secret),
+      });
+      const now = Date.now();
+      const first = await createKeyOver(server.baseUrl, session.token, {
+        name: "first",
+        expiresAt: new Date(now + 3 * DAY).toISOString(),
+      });
+      const call = (method: string, path: string, body?: unknown) =>
+        request(server.baseUrl, method, path, {
+          token: session.token,
+          ...(body === undefined ? {} : { body }),
+        });
+      expect((await call("PATCH", `/api-keys/${first.apiKey.id}`, { name: "renamed" })).status).toBe(200);
+      const rolled = await call("POST", `/api-keys/${first.apiKey.id}/roll`, {});
+      expect(rolled.status).toBe(201);
+      const second = rolled.body as CreatedKey;
+      const third = await createKeyOver(server.baseUrl, session.token, { name: "third" });
+      expect((await call("DELETE", `/api-keys/${third.apiKey.id}`)).status).toBe(200);
+      const leak = await request(server.baseUrl, "POST", "/api-keys/report-leak", {
+        body: { key: second.key },
+      });
+      expect(leak.status).toBe(202);
+      const expiring = await createKeyOver(server.baseUrl, session.token, {
+        name: "expiring",
+        expiresAt: new Date(now + 2 * DAY).toISOString(),
+      });
+      expect(
+        (
+          await call("PUT", `/api-keys/${session.wallet}/limits`, {
+            rateLimit: { limit: 9, windowSeconds: 9 },
+          })
+        ).status,
+      ).toBe(200);
+      const sweeper = createExpiryEvents(target.database.db);
+      await sweeper.sweep(new Date(now));
+      await sweeper.sweep(new Date(now + 1.5 * DAY));
+      await sweeper.sweep(new Date(now + 2 * DAY + 1000));
+
+      const expected = [
+        "key.created",
+        "key.updated",
+        "key.rolled",
+        "key.created",
+        "key.revoked",
+        "key.leaked",
+        "key.created",
+        "limits.updated",
+        "key.expiring",
+        "key.expiring",
+        "key.expired",
+      ];
+      await pollFor(() => (receiver.received.length >= expected.length ? true : undefined), 30_000);
+      const bodies = receiver.received.map((entry) => JSON.parse(entry.body) as Payload);
+      expect(bodies.map((body) => body.type).sort()).toEqual([...expected].sort());
+      expect(receiver.received.every((entry) => entry.verifiedBy.includes(secret))).toBe(true);
+      const ids = receiver.received.map((entry) => entry.headers["webhook-id"]);
+      expect(new Set(ids).size).toBe(expected.length);
+      const expired = bodies.find((body) => body.type === "key.expired");
+      expect(expired?.data.key?.id).toBe(expiring.apiKey.id);
+      for (const entry of receiver.received) {
+        expect(entry.body).not.toMatch(/"hash"/);
+        for (const key of [first.key, second.key, third.key, expiring.key])
+          expect(entry.body).not.toContain(key);
+      }
+    } finally {
+      await server.close();
+      await receiver.close();
+    }
   });
 });

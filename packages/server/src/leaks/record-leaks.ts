@@ -30,8 +30,9 @@ export interface LeakOutcome {
 /**
  * Revokes every key among `tokens` and records one `key.leaked` event per key, the first time it is
  * reported: one lookup for all the hashes, then (when a key is new to leak reports) one transaction
- * with one UPDATE, one INSERT of the events, a `key.leaked` webhook a key and one NOTIFY statement, announced through `changes` as a
- * revoke is, so every instance refuses the keys within about a second. A key already revoked keeps its
+ * with one UPDATE, one INSERT of the events, the `key.leaked` webhooks (one statement a key) and one
+ * NOTIFY statement, announced through `changes` as a revoke is, so every instance refuses the keys
+ * within about a second. A key already revoked keeps its
  * `revokedAt` and gets its leak recorded once; a key reported before records nothing (a replay is a
  * no-op). Tokens that are not well-formed keys of `prefix` never reach the database.
  * @example const outcome = await recordLeaks(db, changes, "kp", [{ token, url, source: "github:content" }], new Date());
