@@ -27,6 +27,7 @@ import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
+import { createExpiryEvents } from "./webhooks/expiry-events.js";
 import { deleteOldWebhookMessages, webhookRetentionCutoff } from "./webhooks/retention.js";
 
 export interface CreateAppOptions {
@@ -148,6 +149,8 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
   // Nothing else ever deletes nonces and sessions that can no longer be used.
+  // Every instance sends key.expiring and key.expired; each notice exists once (expiry-events.ts).
+  const expiryEvents = createExpiryEvents(database.db);
   const sweep = startExpirySweep({
     sweep: async () => {
       const now = new Date();
@@ -155,7 +158,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
       const counts = await sweepExpired(database.db, now, { eventsBefore });
       const webhookMessages = await deleteOldWebhookMessages(database.db, webhookRetentionCutoff(now, days));
-      return { ...counts, webhookMessages };
+      return { ...counts, webhookMessages, expiryNotices: await expiryEvents.sweep(now) };
     },
     intervalMs: env.SWEEP_INTERVAL_MS,
     logger,

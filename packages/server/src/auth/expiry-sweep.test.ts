@@ -92,7 +92,7 @@ describe("the expiry sweep's schedule", () => {
       {
         level: "info",
         fields: { nonces: 3, sessions: 1, events: 0 },
-        msg: "expired nonces, sessions and audit events deleted",
+        msg: "expired rows deleted, expiry notices enqueued",
       },
     ]);
     await running.stop();

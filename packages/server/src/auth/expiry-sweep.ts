@@ -11,6 +11,8 @@ export interface SweepCounts {
   events: number;
   /** Webhook messages past their retention, with their deliveries (webhooks/retention.ts). */
   webhookMessages?: number;
+  /** `key.expiring` and `key.expired` webhooks written (webhooks/expiry-events.ts), when the sweep sends them. */
+  expiryNotices?: number;
 }
 
 /** How much one sweep may delete. */
@@ -137,9 +139,10 @@ export function startExpirySweep({ sweep, intervalMs, logger }: ExpirySweepOptio
           counts.nonces > 0 ||
           counts.sessions > 0 ||
           counts.events > 0 ||
-          (counts.webhookMessages ?? 0) > 0
+          (counts.webhookMessages ?? 0) > 0 ||
+          (counts.expiryNotices ?? 0) > 0
         )
-          logger.info(counts, "expired nonces, sessions and audit events deleted");
+          logger.info(counts, "expired rows deleted, expiry notices enqueued");
       },
       (error: unknown) => logger.warn({ err: errorSummary(error) }, "expired-row sweep failed; will retry"),
     );

@@ -3,6 +3,9 @@ import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import { keyCreatedChanges } from "../events/changes.js";
 import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import type { WebhookPayload } from "../schemas/webhook.js";
+import { keyEventData } from "../webhooks/key-event.js";
+import { newMessageId } from "../webhooks/message-id.js";
 import { newKeyId } from "./id.js";
 import { insertUnderCap } from "./insert-under-cap.js";
 import { creditsValues } from "./key-credits.js";
@@ -24,7 +27,7 @@ export interface CreateKeyParams {
 }
 
 /**
- * Inserts a key, with its credit balance and its `key.created` event, unless the wallet already
+ * Inserts a key, with its credit balance, its `key.created` event and webhook, unless the wallet already
  * holds `maxActiveKeys` active ones. The cap check and the inserts are one statement that holds the
  * wallet's `wallet_active_keys` row (see insert-under-cap.ts), so concurrent creates cannot
  * overshoot and a refused create records nothing. The row returned is the one inserted.
@@ -37,25 +40,6 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     params.credits === null
       ? undefined
       : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0 };
-  const inserted = await insertUnderCap(driver, {
-    id,
-    wallet,
-    name,
-    hash: secret.hash,
-    start: secret.start,
-    now: now.toISOString(),
-    expiresAt: expiresAt?.toISOString() ?? null,
-    rateLimitLimit: rateLimit?.limit ?? null,
-    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
-    permissions: JSON.stringify(permissions),
-    meta: meta === null ? null : JSON.stringify(meta),
-    allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),
-    credits:
-      balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
-    changes: JSON.stringify(keyCreatedChanges(params)),
-    maxActiveKeys: params.maxActiveKeys,
-  });
-  if (!inserted) return { ok: false as const };
   const row: ApiKeyRow = {
     id,
     wallet,
@@ -77,5 +61,31 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     leakReportedAt: null,
     allowedIps,
   };
+  const changes = keyCreatedChanges(params);
+  const payload: WebhookPayload = {
+    type: "key.created",
+    timestamp: now.toISOString(),
+    data: keyEventData(row, balance, now, changes),
+  };
+  const inserted = await insertUnderCap(driver, {
+    id,
+    wallet,
+    name,
+    hash: secret.hash,
+    start: secret.start,
+    now: now.toISOString(),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    rateLimitLimit: rateLimit?.limit ?? null,
+    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    permissions: JSON.stringify(permissions),
+    meta: meta === null ? null : JSON.stringify(meta),
+    allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),
+    credits:
+      balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
+    changes: JSON.stringify(changes),
+    webhook: { messageId: newMessageId(now), payload: JSON.stringify(payload) },
+    maxActiveKeys: params.maxActiveKeys,
+  });
+  if (!inserted) return { ok: false as const };
   return { ok: true as const, key: secret.key, row, credits: balance };
 }

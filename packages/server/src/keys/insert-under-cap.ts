@@ -4,6 +4,7 @@ import postgres from "postgres";
 import type { Driver } from "../db/database.js";
 import { apiKeys, keyCredits, keyEvents, walletActiveKeys } from "../db/schema/index.js";
 import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
+import { outboxCtes } from "../webhooks/outbox-ctes.js";
 import { statusCondition } from "./status-condition.js";
 
 /** The values of one create, as the statement's placeholders take them (timestamps as ISO text). */
@@ -33,6 +34,8 @@ export interface InsertUnderCapValues {
   } | null;
   /** JSON of the `key.created` event's changes. */
   changes: string;
+  /** The `key.created` webhook: its message id and the JSON of its whole body (docs/webhooks.md). */
+  webhook: { messageId: string; payload: string };
   maxActiveKeys: number;
 }
 
@@ -86,13 +89,20 @@ function keyInsert(from: string): SQL {
   );
 }
 
-/** The balance (when the key has one), the key and its `key.created` event, once `gate` has a row. */
+/**
+ * The balance (when the key has one), the key, its `key.created` event and its webhook (for a
+ * wallet with a subscribed endpoint), once `gate` has a row.
+ */
 function inserts(gate: string): SQL {
   return sql`c as (${creditsInsert(gate)}), k as (${keyInsert(gate)} returning 1), e as (${insertInto(
     keyEvents,
     [keyEvents.wallet, keyEvents.keyId, keyEvents.action, keyEvents.at, keyEvents.changes],
     sql`select ${p("wallet")}::text, ${p("id")}::text, 'key.created', ${p("now")}::timestamptz, ${p("changes")}::jsonb from k`,
-  )})`;
+  )}), ${outboxCtes(
+    "key.created",
+    { messageId: p("messageId"), wallet: p("wallet"), keyId: p("id"), payload: p("payload"), at: p("now") },
+    "k",
+  )}`;
 }
 
 const atMost = sql.identifier(walletActiveKeys.atMost.name);
@@ -136,6 +146,8 @@ const counted = dialect.sqlToQuery(countedStatement);
 function parameters(query: Query, values: InsertUnderCapValues): Array<string | number | null> {
   const filled = fillPlaceholders(query.params, {
     ...values,
+    messageId: values.webhook.messageId,
+    payload: values.webhook.payload,
     creditsId: values.credits === null ? null : values.id,
     remaining: values.credits?.remaining ?? null,
     refillInterval: values.credits?.refillInterval ?? null,

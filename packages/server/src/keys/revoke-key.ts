@@ -2,15 +2,15 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import { keyRevokedChanges } from "../events/changes.js";
-import { recordEvent } from "../events/record-event.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { recordKeyEvent } from "../webhooks/key-event.js";
 import { notRevoked } from "./status-condition.js";
 
 /**
  * Revokes a key of this wallet now; a key already revoked is returned unchanged (idempotent).
  * The revocation is announced through `changes`, so every instance's cache forgets the key once
  * (and only if) it commits, this one's before the call returns. A revocation records its
- * `key.revoked` event in the same transaction; an idempotent repeat records nothing.
+ * `key.revoked` event and webhook in the same transaction; an idempotent repeat records nothing.
  * @returns null when the wallet has no such key.
  */
 export async function revokeKey(
@@ -26,13 +26,17 @@ export async function revokeKey(
       .where(and(owned, notRevoked(params.now)))
       .returning();
     if (updated) {
-      await recordEvent(tx, {
-        wallet: updated.wallet,
-        keyId: updated.id,
-        action: "key.revoked",
-        at: params.now,
-        changes: keyRevokedChanges(params.now),
-      });
+      await recordKeyEvent(
+        tx,
+        {
+          wallet: updated.wallet,
+          keyId: updated.id,
+          action: "key.revoked",
+          at: params.now,
+          changes: keyRevokedChanges(params.now),
+        },
+        updated,
+      );
       await keyChanged(updated.id);
       return updated;
     }

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/database.js";
 import { type ApiKeyRow, apiKeys } from "../db/schema/index.js";
 import { keyRolledChanges } from "../events/changes.js";
-import { recordEvent } from "../events/record-event.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { creditsOfKey, keyEventData, recordEventWithWebhook } from "../webhooks/key-event.js";
 import { newKeyId } from "./id.js";
 import { newKey } from "./secret.js";
 import { countActiveKeys, lockWallet, setActiveBound } from "./wallet-lock.js";
@@ -42,8 +42,8 @@ export interface RollKeyParams {
  * `changes` so cached copies pick up the new `revokedAt`. With a grace period both keys are active
  * for a while, so the roll is refused (`cap`) when the wallet already holds `maxActiveKeys` active
  * keys, counted under the same per-wallet lock as create; a roll without grace swaps one active key
- * for another and is always allowed. The roll's `key.rolled` event (on the old key) is recorded in
- * the same transaction.
+ * for another and is always allowed. The roll's `key.rolled` event (on the old key) and its webhook
+ * (showing the new key) are written in the same transaction.
  */
 export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams) {
   return changes.transaction(db, async (tx, keyChanged) => {
@@ -85,17 +85,21 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
       rolledFrom: old.id,
     });
     if (!previous) throw new Error("roll updated no row");
-    await recordEvent(tx, {
-      wallet: old.wallet,
-      keyId: old.id,
-      action: "key.rolled",
-      at: params.now,
-      changes: keyRolledChanges({
-        newKeyId: row.id,
-        revokedAt: revokeAt,
-        gracePeriodSeconds: params.gracePeriodSeconds,
-      }),
+    const rolled = keyRolledChanges({
+      newKeyId: row.id,
+      revokedAt: revokeAt,
+      gracePeriodSeconds: params.gracePeriodSeconds,
     });
+    // The audit event is on the old key; the webhook shows the new one, and where it came from.
+    await recordEventWithWebhook(
+      tx,
+      { wallet: old.wallet, keyId: old.id, action: "key.rolled", at: params.now, changes: rolled },
+      {
+        type: "key.rolled",
+        keyId: row.id,
+        data: keyEventData(row, await creditsOfKey(tx, row), params.now, { ...rolled, rolledFrom: old.id }),
+      },
+    );
     await keyChanged(old.id);
     return { ok: true as const, key, row, previous };
   });

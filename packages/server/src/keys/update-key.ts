@@ -4,9 +4,9 @@ import type { LiveCredits } from "../credits/overlay-live.js";
 import type { Db, Tx } from "../db/database.js";
 import { apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
 import { keyUpdatedChanges } from "../events/changes.js";
-import { recordEvent } from "../events/record-event.js";
 import type { UpdateKeyInput } from "../schemas/api-key.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { keyEventData, recordEventWithWebhook } from "../webhooks/key-event.js";
 import { loadCredits } from "./key-credits.js";
 import { countActiveKeys, lockWallet, setActiveBound } from "./wallet-lock.js";
 
@@ -54,7 +54,7 @@ async function holdsPurchased(
  * room under the cap, counted under the wallet lock as create does. Clearing the credits of a key
  * whose balance holds purchased credits is refused (`purchased`). Credits set on a key that
  * already has a balance (its own or one shared through a roll) change that balance. The change,
- * its `key.updated` event and the NOTIFY that makes every instance reload the key commit together.
+ * its `key.updated` event (and webhook) and the NOTIFY that makes every instance reload the key commit together.
  */
 export async function updateKey(db: Db, changes: KeyChanges, params: UpdateKeyParams) {
   let written: WrittenBalance | undefined;
@@ -135,13 +135,12 @@ async function changeKey(
     if (!row) throw new Error("update returned no row");
     if (balance === undefined && row.creditsId !== null)
       balance = (await loadCredits(tx, [row])).get(row.creditsId);
-    await recordEvent(tx, {
-      wallet: row.wallet,
-      keyId: row.id,
-      action: "key.updated",
-      at: now,
-      changes: keyUpdatedChanges(patch),
-    });
+    const changed = keyUpdatedChanges(patch);
+    await recordEventWithWebhook(
+      tx,
+      { wallet: row.wallet, keyId: row.id, action: "key.updated", at: now, changes: changed },
+      { type: "key.updated", keyId: row.id, data: keyEventData(row, balance, now, changed) },
+    );
     await keyChanged(row.id);
     await written?.beforeCommit();
     return { ok: true as const, row, credits: balance };

@@ -1,9 +1,12 @@
 import { and, inArray, isNull, sql } from "drizzle-orm";
-import type { Db } from "../db/database.js";
-import { apiKeys, keyEvents } from "../db/schema/index.js";
-import { keyLeakedChanges } from "../events/changes.js";
+import type { Db, Tx } from "../db/database.js";
+import { type ApiKeyRow, apiKeys, keyEvents } from "../db/schema/index.js";
+import { type EventChanges, keyLeakedChanges } from "../events/changes.js";
+import { loadCredits } from "../keys/key-credits.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { enqueueWebhookSql } from "../webhooks/enqueue.js";
+import { keyEventData } from "../webhooks/key-event.js";
 
 /** One token a scanner (or the key's holder) found in public. */
 export interface LeakedToken {
@@ -27,8 +30,9 @@ export interface LeakOutcome {
 /**
  * Revokes every key among `tokens` and records one `key.leaked` event per key, the first time it is
  * reported: one lookup for all the hashes, then (when a key is new to leak reports) one transaction
- * with one UPDATE, one INSERT of the events and one NOTIFY statement, announced through `changes` as a
- * revoke is, so every instance refuses the keys within about a second. A key already revoked keeps its
+ * with one UPDATE, one INSERT of the events, the `key.leaked` webhooks (one statement a key) and one
+ * NOTIFY statement, announced through `changes` as a revoke is, so every instance refuses the keys
+ * within about a second. A key already revoked keeps its
  * `revokedAt` and gets its leak recorded once; a key reported before records nothing (a replay is a
  * no-op). Tokens that are not well-formed keys of `prefix` never reach the database.
  * @example const outcome = await recordLeaks(db, changes, "kp", [{ token, url, source: "github:content" }], new Date());
@@ -84,27 +88,21 @@ export async function recordLeaks(
           isNull(apiKeys.leakReportedAt),
         ),
       )
-      .returning({
-        id: apiKeys.id,
-        wallet: apiKeys.wallet,
-        revokedAt: apiKeys.revokedAt,
-        url: apiKeys.leakUrl,
-        source: apiKeys.leakSource,
-      });
+      .returning();
     if (rows.length === 0) return rows;
-    await tx.insert(keyEvents).values(
-      rows.map((row) => ({
-        wallet: row.wallet,
-        keyId: row.id,
-        action: "key.leaked" as const,
-        at: now,
-        changes: keyLeakedChanges({
-          url: row.url,
-          source: row.source ?? "",
-          revokedAt: row.revokedAt ?? now,
-        }),
-      })),
-    );
+    const events = rows.map((row) => ({
+      wallet: row.wallet,
+      keyId: row.id,
+      action: "key.leaked" as const,
+      at: now,
+      changes: keyLeakedChanges({
+        url: row.leakUrl,
+        source: row.leakSource ?? "",
+        revokedAt: row.revokedAt ?? now,
+      }),
+    }));
+    await tx.insert(keyEvents).values(events);
+    await enqueueLeakWebhooks(tx, rows, events);
     await keyChanged(rows.map((row) => row.id));
     return rows;
   });
@@ -113,4 +111,27 @@ export async function recordLeaks(
     revoked: recorded.filter((row) => wasLive.has(row.id)).length,
     recorded: recorded.length,
   };
+}
+
+/** One `key.leaked` webhook per key the batch recorded (docs/webhooks.md), in the batch's transaction. */
+async function enqueueLeakWebhooks(
+  tx: Tx,
+  rows: readonly ApiKeyRow[],
+  events: readonly { wallet: string; keyId: string; at: Date; changes: EventChanges }[],
+): Promise<void> {
+  const credits = await loadCredits(tx, rows);
+  for (const [index, row] of rows.entries()) {
+    const event = events[index];
+    if (event === undefined) continue;
+    const balance = row.creditsId === null ? undefined : credits.get(row.creditsId);
+    await tx.execute(
+      enqueueWebhookSql({
+        wallet: event.wallet,
+        type: "key.leaked",
+        keyId: row.id,
+        at: event.at,
+        data: keyEventData(row, balance, event.at, event.changes),
+      }),
+    );
+  }
 }

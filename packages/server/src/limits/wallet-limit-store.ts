@@ -2,9 +2,10 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { walletLimits } from "../db/schema/index.js";
 import { limitsUpdatedChanges } from "../events/changes.js";
-import { recordEvent } from "../events/record-event.js";
 import type { RateLimit } from "../schemas/api-key.js";
+import type { WalletLimits } from "../schemas/wallet-limits.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
+import { recordEventWithWebhook } from "../webhooks/key-event.js";
 
 /** Reads and replaces a wallet's wallet-wide limit. */
 export interface WalletLimitStore {
@@ -14,7 +15,7 @@ export interface WalletLimitStore {
    * Replaces the wallet's limit (`null` removes it) and tells every instance's verifier, which
    * forgets the wallet's cached keys once the change commits: here at once, elsewhere through
    * LISTEN/NOTIFY (well within 1 s). A change records a `limits.updated` event (the limit before
-   * and after) in the same transaction; a set that changes nothing records none. Returns the limit
+   * and after) and its webhook in the same transaction; a set that changes nothing records none. Returns the limit
    * now in force.
    */
   set(wallet: string, rateLimit: RateLimit | null, now: Date): Promise<RateLimit | null>;
@@ -65,13 +66,13 @@ export function createWalletLimitStore({ db, changes }: WalletLimitStoreOptions)
         const next =
           rateLimit === null ? null : { limit: rateLimit.limit, windowSeconds: rateLimit.windowSeconds };
         if (!sameLimit(previousRateLimit, next)) {
-          await recordEvent(tx, {
-            wallet,
-            keyId: null,
-            action: "limits.updated",
-            at: now,
-            changes: limitsUpdatedChanges({ rateLimit: next, previousRateLimit }),
-          });
+          const changes = limitsUpdatedChanges({ rateLimit: next, previousRateLimit });
+          const limits: WalletLimits = { rateLimit: next };
+          await recordEventWithWebhook(
+            tx,
+            { wallet, keyId: null, action: "limits.updated", at: now, changes },
+            { type: "limits.updated", keyId: null, data: { limits, changes } },
+          );
         }
         await walletChanged(wallet);
         return next;

@@ -2,16 +2,18 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import { eq } from "drizzle-orm";
 import type { BalanceWriter, WrittenBalance } from "../credits/balance-writer.js";
 import type { Db } from "../db/database.js";
-import { type PaymentRow, payments } from "../db/schema/index.js";
+import { apiKeys, type PaymentRow, payments } from "../db/schema/index.js";
 import { keyToppedUpChanges } from "../events/changes.js";
-import { recordEvent } from "../events/record-event.js";
+import { toApiKey } from "../keys/status.js";
+import type { ApiKey } from "../schemas/api-key.js";
+import { recordEventWithWebhook } from "../webhooks/key-event.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
 
 /**
  * Credits a settled, confirmed payment exactly once: in one transaction, under the payment row's
  * lock, adds its credits to the key's balance (through the BalanceWriter, so Redis balances are
  * fenced and reinstalled), marks it credited with the answer replays get, and records
- * `key.topped_up` (never the signature). A payment already credited returns its stored answer.
+ * `key.topped_up` with its `credits.topped_up` webhook (never the signature). A payment already credited returns its stored answer.
  */
 export async function creditPayment(
   db: Db,
@@ -49,12 +51,20 @@ export async function creditPayment(
         .update(payments)
         .set({ status: "credited", transaction, answer: answered, updatedAt: now })
         .where(eq(payments.id, row.id));
-      await recordEvent(tx, {
+      const changes = keyToppedUpChanges(topUp);
+      const event = {
         wallet: row.wallet,
         keyId: row.keyId,
-        action: "key.topped_up",
+        action: "key.topped_up" as const,
         at: now,
-        changes: keyToppedUpChanges(topUp),
+        changes,
+      };
+      const [key] = await tx.select().from(apiKeys).where(eq(apiKeys.id, row.keyId));
+      if (key === undefined) throw new Error("payment for a key that does not exist");
+      await recordEventWithWebhook(tx, event, {
+        type: "credits.topped_up",
+        keyId: row.keyId,
+        data: toppedUpData(toApiKey(key, now, written.row), topUp),
       });
       await written.beforeCommit();
       return answered;
@@ -65,4 +75,22 @@ export async function creditPayment(
     await written?.settle(false);
     throw error;
   }
+}
+
+/**
+ * `credits.topped_up`'s data (docs/webhooks.md): the key, its balance after the top-up, and what
+ * was paid (whole tokens), credited, by whom, in which transaction.
+ */
+function toppedUpData(
+  key: ApiKey,
+  topUp: { amount: string; credits: number; payer: string; transaction: string },
+): Record<string, unknown> {
+  return {
+    key,
+    credits: { remaining: key.credits?.remaining ?? 0, purchased: key.credits?.purchased ?? 0 },
+    amount: topUp.amount,
+    credited: topUp.credits,
+    payer: topUp.payer,
+    transaction: topUp.transaction,
+  };
 }

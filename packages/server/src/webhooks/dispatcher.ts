@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import type { Db } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
 import { errorSummary } from "../logger.js";
@@ -19,7 +18,7 @@ export interface WebhookDispatcherOptions {
   key: Buffer;
   /** WEBHOOKS_ALLOW_PRIVATE: plain http and private addresses allowed. */
   allowPrivate: boolean;
-  logger: Pick<Logger, "warn" | "error">;
+  logger: DispatcherLogger;
   metrics?: WebhookMetrics;
   /** The time claims, signatures and the schedule use (tests move it). */
   clock?: () => Date;
@@ -33,6 +32,12 @@ export interface WebhookDispatcherOptions {
   concurrency?: number;
   /** One attempt's deadline, connect to answer (default 10 s). */
   timeoutMs?: number;
+}
+
+/** The two log levels the dispatcher writes (a pino logger is one). */
+export interface DispatcherLogger {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
 }
 
 /** A running dispatcher. */

@@ -36,7 +36,13 @@ export const apiKeys = pgTable(
     /** Normalised addresses and CIDR blocks verify accepts; null: any address. */
     allowedIps: text("allowed_ips").array(),
   },
-  (table) => [index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id)],
+  (table) => [
+    index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id),
+    // The expiry notices' sweep (webhooks/expiry-events.ts): a subscribed wallet's keys by expiry.
+    index("api_keys_expiry_idx")
+      .on(table.wallet, table.expiresAt)
+      .where(sql`${table.revokedAt} is null and ${table.expiresAt} is not null`),
+  ],
 );
 
 /** A stored key row (never leaves the server: procedures map it to the `ApiKey` schema). */

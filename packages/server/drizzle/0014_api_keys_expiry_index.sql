@@ -1,0 +1,1 @@
+CREATE INDEX "api_keys_expiry_idx" ON "api_keys" USING btree ("wallet","expires_at") WHERE "api_keys"."revoked_at" is null and "api_keys"."expires_at" is not null;
