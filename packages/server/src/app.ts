@@ -157,7 +157,11 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       const days = env.EVENTS_RETENTION_DAYS;
       const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
       const counts = await sweepExpired(database.db, now, { eventsBefore });
-      const webhookMessages = await deleteOldWebhookMessages(database.db, webhookRetentionCutoff(now, days));
+      const webhookMessages = await deleteOldWebhookMessages(
+        database.db,
+        webhookRetentionCutoff(now, days),
+        now,
+      );
       return { ...counts, webhookMessages, expiryNotices: await expiryEvents.sweep(now) };
     },
     intervalMs: env.SWEEP_INTERVAL_MS,

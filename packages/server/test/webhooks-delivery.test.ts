@@ -379,11 +379,34 @@ describeDatabases("webhook delivery", (target) => {
         .set({ createdAt: old })
         .where(eq(webhookMessages.id, row?.messageId ?? ""));
     }
-    expect(await deleteOldWebhookMessages(target.database.db, new Date(Date.now() - 30 * 86_400_000))).toBe(
-      1,
-    );
+    expect(
+      await deleteOldWebhookMessages(target.database.db, new Date(Date.now() - 30 * 86_400_000), new Date()),
+    ).toBe(1);
     const left = await deliveries();
     expect(left.map((r) => r.id)).toEqual([oldPending?.id, rows[2]?.id]);
+  });
+
+  it("retention keeps a notice with a dedupe key 8 days whatever EVENTS_RETENTION_DAYS, so it is never sent twice", async () => {
+    const now = new Date();
+    const notice = async (dedupeKey: string, daysOld: number) => {
+      const at = new Date(now.getTime() - daysOld * 86_400_000);
+      await target.database.db.execute(
+        enqueueWebhookSql({ wallet: WALLET, type: "key.expiring", keyId: "key_n", at, data: {}, dedupeKey }),
+      );
+      await target.database.db
+        .update(webhookDeliveries)
+        .set({ status: "succeeded", nextAttemptAt: null })
+        .where(eq(webhookDeliveries.status, "pending"));
+    };
+    await addEndpoint("http://127.0.0.1:9/hooks");
+    await target.database.db.update(webhooks).set({ events: ["key.expiring"] });
+    await notice("key.expiring:7d:key_n:1", 3);
+    await notice("key.expiring:7d:key_n:2", 9);
+    // EVENTS_RETENTION_DAYS=1: only the 9-day-old notice may go.
+    await deleteOldWebhookMessages(target.database.db, new Date(now.getTime() - 86_400_000), now);
+    const left = await target.database.db.select().from(webhookMessages);
+    expect(left.map((row) => row.dedupeKey)).toContain("key.expiring:7d:key_n:1");
+    expect(left.map((row) => row.dedupeKey)).not.toContain("key.expiring:7d:key_n:2");
   });
 
   function newMetrics(): { registry: Registry; webhooks: WebhookMetrics } {

@@ -1,4 +1,4 @@
-import { and, inArray, lte, notExists, sql } from "drizzle-orm";
+import { and, inArray, isNull, lte, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { webhookDeliveries, webhookMessages } from "../db/schema/index.js";
 
@@ -16,10 +16,26 @@ export function webhookRetentionCutoff(now: Date, eventsRetentionDays: number | 
 }
 
 /**
- * Deletes up to `batchSize` messages created at or before `before` with no delivery still pending
- * (their deliveries go with them), skipping rows another instance's sweep holds. Returns how many.
+ * Days a message with a dedupe key (an expiry notice, a credit event) is kept at least, whatever
+ * EVENTS_RETENTION_DAYS says: its row is what makes the sweep send it once, and the 7-day notice's
+ * window is 7 days long, so deleting it sooner would send it again.
  */
-export async function deleteOldWebhookMessages(db: Db, before: Date, batchSize = 1_000): Promise<number> {
+export const MIN_DEDUPED_RETENTION_DAYS = 8;
+
+/**
+ * Deletes up to `batchSize` messages created at or before `before` with no delivery still pending
+ * (their deliveries go with them), skipping rows another instance's sweep holds; a message with a
+ * dedupe key stays MIN_DEDUPED_RETENTION_DAYS after `now` at least. Returns how many.
+ */
+export async function deleteOldWebhookMessages(
+  db: Db,
+  before: Date,
+  now: Date,
+  batchSize = 1_000,
+): Promise<number> {
+  const dedupedBefore = new Date(
+    Math.min(before.getTime(), now.getTime() - MIN_DEDUPED_RETENTION_DAYS * 86_400_000),
+  );
   const pending = db
     .select({ one: sql`1` })
     .from(webhookDeliveries)
@@ -32,7 +48,13 @@ export async function deleteOldWebhookMessages(db: Db, before: Date, batchSize =
   const doomed = db
     .select({ id: webhookMessages.id })
     .from(webhookMessages)
-    .where(and(lte(webhookMessages.createdAt, before), notExists(pending)))
+    .where(
+      and(
+        lte(webhookMessages.createdAt, before),
+        or(isNull(webhookMessages.dedupeKey), lte(webhookMessages.createdAt, dedupedBefore)),
+        notExists(pending),
+      ),
+    )
     .limit(batchSize)
     .for("update", { skipLocked: true });
   const rows = await db
