@@ -67,6 +67,10 @@ async function writeRow(
       purchased: purchased + change.amount,
       refilledAt,
       version: sql`${keyCredits.version} + 1`,
+      // The credits.low threshold follows the last top-up; the balance rose: a new period of credit
+      // events (docs/webhooks.md#credit-events).
+      lastTopUp: change.amount,
+      exhaustedNotified: false,
     })
     .where(eq(keyCredits.id, id))
     .returning();
