@@ -36,7 +36,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
   const balance: KeyCreditsRow | undefined =
     params.credits === null
       ? undefined
-      : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0 };
+      : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0, lastTopUp: null };
   const inserted = await insertUnderCap(driver, {
     id,
     wallet,

@@ -63,7 +63,8 @@ where id = $1 and ${ALLOWANCE} + purchased >= $4::bigint returning ${EVENT_ROW},
 ${creditEventCtes("low", {
   type: "credits.low",
   from: "s",
-  where: "(src.allowance + src.purchased) * 10 < src.mark and (src.allowance + src.purchased + $4::bigint) * 10 >= src.mark",
+  where:
+    "(src.allowance + src.purchased) * 10 < src.mark and (src.allowance + src.purchased + $4::bigint) * 10 >= src.mark",
   ...EVENT_PARAMS,
 })}
 select allowance as remaining, purchased, refill_interval from s`;
@@ -111,7 +112,13 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
       // Spending nothing needs no row lock: a read answers the same.
       if (cost === 0) return store.read(creditsId, cost, atMs);
       const at = new Date(atMs);
-      const args = [...params(creditsId, atMs), String(cost), keyId ?? null, newMessageId(at), at.toISOString()];
+      const args = [
+        ...params(creditsId, atMs),
+        String(cost),
+        keyId ?? null,
+        newMessageId(at),
+        at.toISOString(),
+      ];
       const spent = balanceOf(await query(SPEND, args), atMs);
       if (spent !== null) return { ok: true, ...spent };
       const balance = balanceOf(await query(REFUSED, args), atMs);

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../src/db/database.js";
-import { apiKeys, keyCredits, webhookDeliveries, webhookMessages, webhooks } from "../../src/db/schema/index.js";
+import {
+  apiKeys,
+  keyCredits,
+  webhookDeliveries,
+  webhookMessages,
+  webhooks,
+} from "../../src/db/schema/index.js";
 import { creditsValues } from "../../src/keys/key-credits.js";
 import type { CreditsRefill } from "../../src/schemas/key-policy.js";
 
