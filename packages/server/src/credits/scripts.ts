@@ -108,9 +108,11 @@ if ok then
 end
 local mark = st.top
 if st.interval ~= "" and st.amount > mark then mark = st.amount end
+-- Without a key (a caller that names none) there is no event to send, and the flag stays.
 local event = nil
-if ok and (before - cost) * 10 < mark and before * 10 >= mark then event = "low" end
-if not ok and not st.x then
+local keyed = ARGV[7] ~= ""
+if keyed and ok and (before - cost) * 10 < mark and before * 10 >= mark then event = "low" end
+if keyed and not ok and not st.x then
   event = "exhausted"
   st.x = true
 end

@@ -121,7 +121,11 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
       ];
       const spent = balanceOf(await query(SPEND, args), atMs);
       if (spent !== null) return { ok: true, ...spent };
-      const balance = balanceOf(await query(REFUSED, args), atMs);
+      // Without a key there is no event to send: the plain read.
+      const balance = balanceOf(
+        keyId === undefined ? await query(READ, params(creditsId, atMs)) : await query(REFUSED, args),
+        atMs,
+      );
       if (balance === null) return { ok: false, remaining: 0, purchased: 0, refillAt: null };
       return { ...balance, ok: false };
     },
