@@ -79,6 +79,11 @@ returning ${EVENT_ROW}, 0::bigint as mark),
 ${creditEventCtes("exhausted", { type: "credits.exhausted", from: "x", where: "true", ...EVENT_PARAMS })}
 select ${ALLOWANCE} as remaining, purchased, refill_interval from key_credits where id = $1`;
 const READ = `select ${ALLOWANCE} as remaining, purchased, refill_interval from key_credits where id = $1`;
+// The read after a refusal also says whether credits.exhausted is due, so only the first refusal
+// of a period pays for REFUSED's UPDATE and its outbox CTEs; later ones cost what they always did.
+const READ_REFUSED = `select ${ALLOWANCE} as remaining, purchased, refill_interval,
+(not exhausted_notified or coalesce(${DUE}, false)) and ${ALLOWANCE} + purchased < $4::bigint as notify
+from key_credits where id = $1`;
 
 type Balance = Omit<CreditsResult, "ok">;
 
@@ -122,10 +127,16 @@ export function createCreditsStore(query: RawQuery): CreditsStore {
       const spent = balanceOf(await query(SPEND, args), atMs);
       if (spent !== null) return { ok: true, ...spent };
       // Without a key there is no event to send: the plain read.
-      const balance = balanceOf(
-        keyId === undefined ? await query(READ, params(creditsId, atMs)) : await query(REFUSED, args),
-        atMs,
+      let rows = await query(
+        keyId === undefined ? READ : READ_REFUSED,
+        [...params(creditsId, atMs), String(cost)].slice(0, keyId === undefined ? 3 : 4),
       );
+      const [row] = rows;
+      // REFUSED checks again under the row lock: of concurrent refusals, one writes the event.
+      if (typeof row === "object" && row !== null && "notify" in row && row.notify === true) {
+        rows = await query(REFUSED, args);
+      }
+      const balance = balanceOf(rows, atMs);
       if (balance === null) return { ok: false, remaining: 0, purchased: 0, refillAt: null };
       return { ...balance, ok: false };
     },
