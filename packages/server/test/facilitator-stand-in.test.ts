@@ -1,13 +1,7 @@
 import { type Anvil, startAnvil } from "@keyport/test-support/anvil";
-import {
-  deployTestUsdc,
-  TEST_USDC_DOMAIN,
-  TEST_USDC_UNIT,
-  type TestUsdc,
-} from "@keyport/test-support/test-usdc";
+import { deployTestUsdc, TEST_USDC_UNIT, type TestUsdc } from "@keyport/test-support/test-usdc";
 import { signPayment, testPaymentRequired } from "@keyport/test-support/x402-payment";
 import { FacilitatorTimeoutError, HTTPFacilitatorClient } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
 import { type Address, isHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,8 @@
-import type { PaymentRequired } from "@x402/core/types";
 import { type Address, createWalletClient, getAddress, http, isHex, parseSignature } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Anvil, startAnvil } from "./anvil.js";
-import { deployTestUsdc, TEST_USDC_DOMAIN, TEST_USDC_UNIT, type TestUsdc, testUsdcAbi } from "./test-usdc.js";
+import { deployTestUsdc, TEST_USDC_UNIT, type TestUsdc, testUsdcAbi } from "./test-usdc.js";
 import { signPayment, testPaymentRequired } from "./x402-payment.js";
 
 // One node for the file: each test uses accounts of its own.

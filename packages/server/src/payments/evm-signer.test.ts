@@ -1,12 +1,6 @@
 import { type Anvil, startAnvil } from "@keyport/test-support/anvil";
-import {
-  deployTestUsdc,
-  TEST_USDC_DOMAIN,
-  TEST_USDC_UNIT,
-  type TestUsdc,
-} from "@keyport/test-support/test-usdc";
+import { deployTestUsdc, TEST_USDC_UNIT, type TestUsdc } from "@keyport/test-support/test-usdc";
 import { signPayment, testPaymentRequired } from "@keyport/test-support/x402-payment";
-import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { type Address, type Hex, isHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
