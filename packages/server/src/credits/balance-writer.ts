@@ -67,6 +67,10 @@ async function writeRow(
       purchased: purchased + change.amount,
       refilledAt,
       version: sql`${keyCredits.version} + 1`,
+      // The credits.low threshold follows the last top-up; the balance rose: a new period of credit
+      // events (docs/webhooks.md#credit-events).
+      lastTopUp: change.amount,
+      exhaustedNotified: false,
     })
     .where(eq(keyCredits.id, id))
     .returning();
@@ -136,6 +140,8 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
         interval: old.refillInterval,
         amount: old.refillAmount ?? 0,
         refilledAt: old.refilledAt?.getTime() ?? null,
+        lastTopUp: old.lastTopUp ?? 0,
+        exhausted: old.exhaustedNotified,
       };
       const reply = await script(
         redis,
@@ -179,14 +185,17 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
             interval: written.refillInterval,
             amount: written.refillAmount ?? 0,
             refilledAt: written.refilledAt?.getTime() ?? null,
+            lastTopUp: written.lastTopUp ?? 0,
+            exhausted: written.exhaustedNotified,
           };
-          const [, , interval = "", amount = "0", at = "-1", purchased = "0"] = stateArgs(state);
+          const [, , interval = "", amount = "0", at = "-1", purchased = "0", top = "0", x = "0"] =
+            stateArgs(state);
           // Best effort: when this fails the fence expires and the next spend loads the committed row.
           await script(
             redis,
             INSTALL_SCRIPT,
             [layout.balance(id), fence],
-            [version, String(written.remaining), interval, amount, at, idleTtl, purchased],
+            [version, String(written.remaining), interval, amount, at, idleTtl, purchased, top, x],
           ).catch(() => undefined);
         },
       };

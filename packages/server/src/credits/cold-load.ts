@@ -11,7 +11,8 @@ export interface StoredBalance {
 
 // One statement, so the balance and its shard's mark come from one snapshot: the drainer changes
 // both in one transaction.
-const READ_STORED = `select c.remaining, c.purchased, c.version, c.refill_interval, c.refill_amount, c.refilled_at, m.applied_id
+const READ_STORED = `select c.remaining, c.purchased, c.version, c.refill_interval, c.refill_amount, c.refilled_at,
+c.last_top_up, c.exhausted_notified, m.applied_id
 from key_credits c left join credit_journal_marks m on m.shard = $2::smallint where c.id = $1`;
 
 /** Reads a row of `key_credits` (and its shard's mark); null when the balance does not exist. */
@@ -30,12 +31,14 @@ export async function readStoredBalance(query: RawQuery, creditsId: string): Pro
       interval: interval === "daily" || interval === "monthly" ? interval : null,
       amount: Number(field("refill_amount") ?? 0),
       refilledAt: epochMs(refilledAt),
+      lastTopUp: Number(field("last_top_up") ?? 0),
+      exhausted: field("exhausted_notified") === true,
     },
     appliedId: typeof applied === "string" ? applied : "0-0",
   };
 }
 
-/** The script arguments of a state: remaining, version, interval, amount, refilledAt, purchased. */
+/** The script arguments of a state: remaining, version, interval, amount, refilledAt, purchased, lastTopUp, exhausted. */
 export function stateArgs(state: BalanceState): string[] {
   return [
     String(state.remaining),
@@ -44,5 +47,7 @@ export function stateArgs(state: BalanceState): string[] {
     String(state.amount),
     String(state.refilledAt ?? -1),
     String(state.purchased),
+    String(state.lastTopUp),
+    state.exhausted ? "1" : "0",
   ];
 }

@@ -2,6 +2,7 @@ import { runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import type { RawQuery } from "../db/raw.js";
 import type { RawTransaction } from "../db/raw-transaction.js";
+import { enqueueCreditEvent } from "./enqueue-credit-event.js";
 import { type CreditsLayout, JOURNAL_SHARDS, streamIdBefore } from "./layout.js";
 import { TRIM_SCRIPT } from "./scripts.js";
 import { type BalanceState, epochMs, type JournalEntry, parseEntry, replayEntry } from "./state.js";
@@ -37,11 +38,14 @@ export interface CreditsDrainer {
 
 const LOCK_MARK = `insert into credit_journal_marks (shard, applied_id) values ($1::smallint, '0-0') on conflict do nothing`;
 const READ_MARK = `select applied_id from credit_journal_marks where shard = $1::smallint for update`;
-const LOCK_ROWS = `select id, remaining, purchased, version, refill_interval, refill_amount, refilled_at from key_credits
+const LOCK_ROWS = `select id, remaining, purchased, version, refill_interval, refill_amount, refilled_at, last_top_up,
+exhausted_notified from key_credits
 where id = any($1::text[]) order by id for update`;
-const WRITE_ROWS = `update key_credits c set remaining = v.remaining, purchased = v.purchased, refilled_at = v.refilled_at
+// The flags travel as text: postgres.js serialises a boolean[] parameter from JS booleans only.
+const WRITE_ROWS = `update key_credits c set remaining = v.remaining, purchased = v.purchased, refilled_at = v.refilled_at,
+exhausted_notified = v.exhausted
 from (select unnest($1::text[]) as id, unnest($2::bigint[]) as remaining, unnest($4::bigint[]) as purchased,
-nullif(unnest($3::text[]), '')::timestamptz as refilled_at) v
+nullif(unnest($3::text[]), '')::timestamptz as refilled_at, unnest($5::text[])::boolean as exhausted) v
 where c.id = v.id`;
 const WRITE_MARK = `update credit_journal_marks set applied_id = $2 where shard = $1::smallint`;
 
@@ -61,11 +65,17 @@ function rowState(row: unknown): { id: string; state: BalanceState } | null {
       interval: interval === "daily" || interval === "monthly" ? interval : null,
       amount: Number(field("refill_amount") ?? 0),
       refilledAt: epochMs(refilledAt),
+      lastTopUp: Number(field("last_top_up") ?? 0),
+      exhausted: field("exhausted_notified") === true,
     },
   };
 }
 
-/** Applies `entries` (all after the shard's mark) to their balances under the rows' locks. */
+/**
+ * Applies `entries` (all after the shard's mark) to their balances under the rows' locks, and writes
+ * the credit events they carry to the webhook outbox: every one, even of a spend an administrative
+ * change superseded (the spend happened; the change accounted for its credits, not its event).
+ */
 async function applyEntries(
   query: RawQuery,
   entries: JournalEntry[],
@@ -79,6 +89,8 @@ async function applyEntries(
   }
   const changed = new Set<string>();
   for (const entry of entries) {
+    if (entry.event !== null && rows.has(entry.creditsId))
+      await enqueueCreditEvent(query, entry, entry.event);
     const state = rows.get(entry.creditsId);
     // A balance deleted, or a spend superseded by an administrative change (which accounted for it).
     if (state === undefined || state.version !== entry.version) continue;
@@ -93,6 +105,7 @@ async function applyEntries(
     states.map((state) => String(state?.remaining ?? 0)),
     states.map((state) => (state?.refilledAt == null ? "" : new Date(state.refilledAt).toISOString())),
     states.map((state) => String(state?.purchased ?? 0)),
+    states.map((state) => String(state?.exhausted ?? false)),
   ]);
 }
 

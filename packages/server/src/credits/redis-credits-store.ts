@@ -63,7 +63,13 @@ export function createRedisCreditsStore(
     }
   }
 
-  async function attempt(mode: "spend" | "read", creditsId: string, cost: number, atMs: number) {
+  async function attempt(
+    mode: "spend" | "read",
+    creditsId: string,
+    cost: number,
+    atMs: number,
+    keyId: string,
+  ) {
     const base = [
       creditsId,
       String(cost),
@@ -71,6 +77,7 @@ export function createRedisCreditsStore(
       String(utcMonthStart(atMs).getTime()),
       mode,
       idleTtl,
+      keyId,
     ];
     const reply = await run(creditsId, base);
     if (reply[0] !== SPEND_STATUS.cold) return reply;
@@ -89,10 +96,10 @@ export function createRedisCreditsStore(
   }
 
   // A settled reply (OK or SHORT), null when the balance does not exist.
-  async function settle(mode: "spend" | "read", creditsId: string, cost: number, atMs: number) {
+  async function settle(mode: "spend" | "read", creditsId: string, cost: number, atMs: number, keyId = "") {
     const deadline = performance.now() + fenceWaitMs;
     for (let wait = 10; ; wait *= 2) {
-      const reply = await attempt(mode, creditsId, cost, atMs);
+      const reply = await attempt(mode, creditsId, cost, atMs, keyId);
       if (reply === null) return null;
       if (reply[0] === SPEND_STATUS.ok || reply[0] === SPEND_STATUS.short) return reply;
       // Fenced (or still stale after retries): wait for the change to install, within the bound.
@@ -107,8 +114,9 @@ export function createRedisCreditsStore(
     creditsId: string,
     cost: number,
     atMs: number,
+    keyId = "",
   ): Promise<CreditsResult> {
-    const reply = await settle(mode, creditsId, cost, atMs);
+    const reply = await settle(mode, creditsId, cost, atMs, keyId);
     if (reply === null) return { ok: cost === 0, remaining: 0, purchased: 0, refillAt: null };
     const [status, allowance = 0, code, , purchased = 0] = reply;
     const refillAt = code === 1 ? nextRefill("daily", atMs) : code === 2 ? nextRefill("monthly", atMs) : null;
@@ -116,7 +124,8 @@ export function createRedisCreditsStore(
   }
 
   return {
-    spend: (creditsId, cost, atMs) => answer(cost === 0 ? "read" : "spend", creditsId, cost, atMs),
+    spend: (creditsId, cost, atMs, keyId) =>
+      answer(cost === 0 ? "read" : "spend", creditsId, cost, atMs, keyId ?? ""),
     read: (creditsId, cost, atMs) => answer("read", creditsId, cost, atMs),
     async live(creditsId, atMs) {
       const reply = await settle("read", creditsId, 0, atMs);

@@ -2,9 +2,12 @@ import { defineScript } from "@keyport/node-edge";
 
 // The Lua of the Redis credits (docs/decisions.md, Credits in Redis). A balance hash holds
 // remaining (the allowance), purchased, version, interval ("" | daily | monthly), amount and
-// refilledAt (epoch ms, -1: never). Journal entries hold c (credits id), n (spent from the
-// allowance), p (spent from the purchased credits, absent when 0), v (version spent against), r (the
-// refill period this spend applied first, when it did). Lua numbers are doubles: balances stay
+// refilledAt (epoch ms, -1: never), top (credits of the last top-up, 0: none) and x ("1" once
+// credits.exhausted was sent since the balance last rose). Journal entries hold c (credits id), n
+// (spent from the allowance), p (spent from the purchased credits, absent when 0), v (version spent
+// against), r (the refill period this spend applied first, when it did), and for a credit event
+// (docs/webhooks.md#credit-events) e ("low" | "exhausted"), k (the key), m (10 × the low threshold),
+// a, b, t (allowance, purchased and refilledAt after the spend). Lua numbers are doubles: balances stay
 // below 2^53 (key_credits_total_check), where they are exact.
 
 /**
@@ -22,12 +25,12 @@ local function idBefore(a, b)
   return am < bm or (am == bm and as < bs)
 end
 local function fromHash(key)
-  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt", "purchased")
+  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt", "purchased", "top", "x")
   if not h[1] then return nil end
-  return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]), purchased = tonumber(h[6]) or 0 }
+  return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]), purchased = tonumber(h[6]) or 0, top = tonumber(h[7]) or 0, x = h[8] == "1" }
 end
 local function fromArgs(i)
-  return { remaining = tonumber(ARGV[i]), version = ARGV[i + 1], interval = ARGV[i + 2], amount = tonumber(ARGV[i + 3]), refilledAt = tonumber(ARGV[i + 4]), purchased = tonumber(ARGV[i + 5]) }
+  return { remaining = tonumber(ARGV[i]), version = ARGV[i + 1], interval = ARGV[i + 2], amount = tonumber(ARGV[i + 3]), refilledAt = tonumber(ARGV[i + 4]), purchased = tonumber(ARGV[i + 5]), top = tonumber(ARGV[i + 6]) or 0, x = ARGV[i + 7] == "1" }
 end
 local function replay(st, journal, creditsId, applied)
   local from = "-"
@@ -40,7 +43,9 @@ local function replay(st, journal, creditsId, applied)
       if r and st.interval ~= "" and st.refilledAt >= 0 and st.refilledAt < r then
         st.remaining = st.amount
         st.refilledAt = r
+        st.x = false
       end
+      if f.e == "exhausted" then st.x = true end
       st.remaining = st.remaining - tonumber(f.n)
       if st.remaining < 0 then st.remaining = 0 end
       st.purchased = st.purchased - (tonumber(f.p) or 0)
@@ -50,7 +55,7 @@ local function replay(st, journal, creditsId, applied)
 end
 local function install(key, st, ttl)
   redis.call("HSET", key, "remaining", int(st.remaining), "purchased", int(st.purchased), "version", st.version,
-    "interval", st.interval, "amount", int(st.amount), "refilledAt", int(st.refilledAt))
+    "interval", st.interval, "amount", int(st.amount), "refilledAt", int(st.refilledAt), "top", int(st.top), "x", st.x and "1" or "0")
   redis.call("PEXPIRE", key, ttl)
 end
 `;
@@ -58,16 +63,18 @@ end
 /**
  * Spends or reads one balance, the allowance first and the rest of the cost from the purchased
  * credits. KEYS: balance, journal, fence, trimmed. ARGV: creditsId, cost, dayStartMs, monthStartMs,
- * mode ("spend" | "read"), idleTtlMs, then optionally the cold-load state read from PostgreSQL:
- * remaining, version, interval, amount, refilledAt, purchased, appliedId.
+ * mode ("spend" | "read"), idleTtlMs, keyId (the key spending; "" for none), then optionally the
+ * cold-load state read from PostgreSQL: remaining, version, interval, amount, refilledAt, purchased,
+ * top, x, appliedId. A spend that crosses the low threshold, or the first one refused since the
+ * balance last rose, journals its credit event.
  */
 export const SPEND_SCRIPT = defineScript(`${COMMON}
 if redis.call("EXISTS", KEYS[3]) == 1 then return {3, 0, 0, 0, 0} end
 local st = fromHash(KEYS[1])
 if not st then
-  if #ARGV < 13 then return {4, 0, 0, 0, 0} end
-  st = fromArgs(7)
-  local applied = ARGV[13]
+  if #ARGV < 16 then return {4, 0, 0, 0, 0} end
+  st = fromArgs(8)
+  local applied = ARGV[16]
   local trimmed = redis.call("GET", KEYS[4])
   if trimmed and idBefore(applied, trimmed) then return {5, 0, 0, 0, 0} end
   replay(st, KEYS[2], ARGV[1], applied)
@@ -88,8 +95,10 @@ end
 if due then
   st.remaining = st.amount
   st.refilledAt = period
+  st.x = false
 end
-local ok = st.remaining + st.purchased >= cost
+local before = st.remaining + st.purchased
+local ok = before >= cost
 local fromAllowance, fromPurchased = 0, 0
 if ok then
   fromAllowance = math.min(cost, st.remaining)
@@ -97,8 +106,23 @@ if ok then
   st.remaining = st.remaining - fromAllowance
   st.purchased = st.purchased - fromPurchased
 end
-if ok or due then
-  redis.call("HSET", KEYS[1], "remaining", int(st.remaining), "purchased", int(st.purchased), "refilledAt", int(st.refilledAt))
+local mark = st.top
+if st.interval ~= "" and st.amount > mark then mark = st.amount end
+-- Without a key (a caller that names none) there is no event to send, and the flag stays.
+local event = nil
+local keyed = ARGV[7] ~= ""
+if keyed and ok and (before - cost) * 10 < mark and before * 10 >= mark then event = "low" end
+if keyed and not ok and not st.x then
+  event = "exhausted"
+  st.x = true
+end
+if ok or due or event then
+  local fields = { "remaining", int(st.remaining), "purchased", int(st.purchased), "refilledAt", int(st.refilledAt) }
+  if due or event == "exhausted" then
+    fields[#fields + 1] = "x"
+    fields[#fields + 1] = st.x and "1" or "0"
+  end
+  redis.call("HSET", KEYS[1], unpack(fields))
   local entry = { "c", ARGV[1], "n", int(fromAllowance), "v", st.version }
   if fromPurchased > 0 then
     entry[#entry + 1] = "p"
@@ -107,6 +131,10 @@ if ok or due then
   if due then
     entry[#entry + 1] = "r"
     entry[#entry + 1] = int(period)
+  end
+  if event then
+    local marker = { "e", event, "k", ARGV[7], "m", int(mark), "a", int(st.remaining), "b", int(st.purchased), "t", int(st.refilledAt) }
+    for _, v in ipairs(marker) do entry[#entry + 1] = v end
   end
   redis.call("XADD", KEYS[2], "*", unpack(entry))
 end
@@ -118,7 +146,7 @@ return {2, st.remaining, code, st.refilledAt, st.purchased}
 /**
  * Fences a balance for an administrative change. KEYS: balance, journal, fence. ARGV: creditsId,
  * the version being written, fenceTtlMs, then PostgreSQL's state under its row lock: remaining,
- * version, interval, amount, refilledAt, purchased, appliedId. Sets the fence, takes the live state
+ * version, interval, amount, refilledAt, purchased, top, x, appliedId. Sets the fence, takes the live state
  * (the hash, else PostgreSQL's minus the undrained spends of its version), deletes the hash, and
  * answers [remaining, refilledAt, purchased] of that live state.
  */
@@ -127,7 +155,7 @@ redis.call("SET", KEYS[3], ARGV[2], "PX", ARGV[3])
 local st = fromHash(KEYS[1])
 if not st then
   st = fromArgs(4)
-  replay(st, KEYS[2], ARGV[1], ARGV[10])
+  replay(st, KEYS[2], ARGV[1], ARGV[12])
 end
 redis.call("DEL", KEYS[1])
 return {int(st.remaining), int(st.refilledAt), int(st.purchased)}
@@ -144,12 +172,12 @@ return 0
 
 /**
  * After the change committed. KEYS: balance, fence. ARGV: version, remaining, interval, amount,
- * refilledAt, idleTtlMs, purchased. Installs the new hash and lifts the fence, only if the fence
+ * refilledAt, idleTtlMs, purchased, top, x. Installs the new hash and lifts the fence, only if the fence
  * still holds `version` (else a spend loads the committed row itself).
  */
 export const INSTALL_SCRIPT = defineScript(`${COMMON}
 if redis.call("GET", KEYS[2]) ~= ARGV[1] then return 0 end
-install(KEYS[1], { remaining = tonumber(ARGV[2]), version = ARGV[1], interval = ARGV[3], amount = tonumber(ARGV[4]), refilledAt = tonumber(ARGV[5]), purchased = tonumber(ARGV[7]) }, ARGV[6])
+install(KEYS[1], { remaining = tonumber(ARGV[2]), version = ARGV[1], interval = ARGV[3], amount = tonumber(ARGV[4]), refilledAt = tonumber(ARGV[5]), purchased = tonumber(ARGV[7]), top = tonumber(ARGV[8]) or 0, x = ARGV[9] == "1" }, ARGV[6])
 redis.call("DEL", KEYS[2])
 return 1
 `);

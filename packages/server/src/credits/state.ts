@@ -9,6 +9,25 @@ export interface BalanceState {
   amount: number;
   /** Epoch ms of the refill period the balance belongs to; null: never refilled. */
   refilledAt: number | null;
+  /** Credits of the last top-up (0: none): with `amount`, it sets the credits.low threshold. */
+  lastTopUp: number;
+  /** Whether credits.exhausted was sent since the balance last rose (docs/webhooks.md#credit-events). */
+  exhausted: boolean;
+}
+
+/**
+ * A credit event the spend script detected (docs/webhooks.md#credit-events): the drainer writes it
+ * to the webhook outbox in the transaction that applies its entry. It carries the balance after the
+ * spend, so the event says what the spend saw even when an administrative change superseded it.
+ */
+export interface CreditEventMarker {
+  type: "credits.low" | "credits.exhausted";
+  keyId: string;
+  /** Ten times the low threshold. */
+  mark: number;
+  allowance: number;
+  purchased: number;
+  refilledAt: number | null;
 }
 
 /**
@@ -23,6 +42,7 @@ export interface JournalEntry {
   fromPurchased: number;
   version: number;
   refill: number | null;
+  event: CreditEventMarker | null;
 }
 
 /**
@@ -40,7 +60,9 @@ export function replayEntry(state: BalanceState, entry: JournalEntry): boolean {
   ) {
     state.remaining = state.amount;
     state.refilledAt = entry.refill;
+    state.exhausted = false;
   }
+  if (entry.event?.type === "credits.exhausted") state.exhausted = true;
   state.remaining -= entry.fromAllowance;
   state.purchased -= entry.fromPurchased;
   if (state.remaining >= 0 && state.purchased >= 0) return true;
@@ -77,6 +99,33 @@ export function parseEntry(raw: unknown): JournalEntry | null {
     fromPurchased,
     version,
     refill: refillField === undefined ? null : Number(refillField),
+    event: parseMarker(get),
+  };
+}
+
+/** The credit event of an entry (fields e, k, m, a, b, t), or null when it has none. */
+function parseMarker(get: (name: string) => unknown): CreditEventMarker | null {
+  const type = get("e");
+  const keyId = get("k");
+  const numbers = ["m", "a", "b", "t"].map((name) => Number(get(name)));
+  const [mark, allowance, purchased, refilledAt] = numbers;
+  if (
+    (type !== "low" && type !== "exhausted") ||
+    typeof keyId !== "string" ||
+    mark === undefined ||
+    allowance === undefined ||
+    purchased === undefined ||
+    refilledAt === undefined ||
+    !numbers.every(Number.isInteger)
+  )
+    return null;
+  return {
+    type: type === "low" ? "credits.low" : "credits.exhausted",
+    keyId,
+    mark,
+    allowance,
+    purchased,
+    refilledAt: refilledAt < 0 ? null : refilledAt,
   };
 }
 

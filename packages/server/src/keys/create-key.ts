@@ -39,7 +39,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
   const balance: KeyCreditsRow | undefined =
     params.credits === null
       ? undefined
-      : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0 };
+      : { id, ...creditsValues(params.credits, now), version: 0, purchased: 0, lastTopUp: null };
   const row: ApiKeyRow = {
     id,
     wallet,

@@ -46,7 +46,8 @@ export function toCredits(row: KeyCreditsRow | undefined, now: Date): Credits | 
 
 /**
  * The row values of credits set at `now`: a refill rule starts counting from the current period.
- * Only the allowance: purchased credits change by top-ups and spends alone.
+ * Only the allowance: purchased credits change by top-ups and spends alone. Setting a balance starts
+ * a new period of its credit events: credits.exhausted may be sent again (docs/webhooks.md#credit-events).
  */
 export function creditsValues(input: CreditsInput, now: Date) {
   return {
@@ -54,6 +55,7 @@ export function creditsValues(input: CreditsInput, now: Date) {
     refillInterval: input.refill?.interval ?? null,
     refillAmount: input.refill?.amount ?? null,
     refilledAt: input.refill === null ? null : refillPeriodStart(input.refill.interval, now.getTime()),
+    exhaustedNotified: false,
   };
 }
 
@@ -78,6 +80,7 @@ export async function upsertCredits(
         refillInterval: sql`excluded.refill_interval`,
         refillAmount: sql`excluded.refill_amount`,
         refilledAt: sql`excluded.refilled_at`,
+        exhaustedNotified: sql`excluded.exhausted_notified`,
         // A change of the balance: spends journaled against the old version are superseded.
         version: sql`${keyCredits.version} + 1`,
       },

@@ -285,7 +285,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
           failed,
         );
     }
-    return credits.spend(creditsId, cost, atMs).then(async (balance) => {
+    return credits.spend(creditsId, cost, atMs, record.id).then(async (balance) => {
       if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline);
       // Too few credits: the windows get back what this request took.
       await refundBoth(record, atMs);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * A credit balance (docs/verifying-keys.md#key-policies). Keys point at it through `api_keys.credits_id`; a roll points the new
@@ -30,6 +30,16 @@ export const keyCredits = pgTable(
      * drainer skips them (docs/decisions.md, Credits in Redis).
      */
     version: integer("version").notNull().default(0),
+    /**
+     * Credits of the last top-up (null: never topped up): with the refill amount, it sets the
+     * `credits.low` threshold (docs/webhooks.md#credit-events).
+     */
+    lastTopUp: bigint("last_top_up", { mode: "number" }),
+    /**
+     * Whether `credits.exhausted` was sent since the balance last rose (a refill, a PATCH, a top-up
+     * clear it): the event is sent once a period (docs/webhooks.md#credit-events).
+     */
+    exhaustedNotified: boolean("exhausted_notified").notNull().default(false),
   },
   (table) => [
     check("key_credits_remaining_check", sql`${table.remaining} >= 0`),
