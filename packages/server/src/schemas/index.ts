@@ -38,6 +38,14 @@ export {
   type WalletSession,
   walletSession,
 } from "./auth.js";
+// A key's recent verifications.
+export {
+  keyVerificationsInput,
+  keyVerificationsOutput,
+  RECENT_VERIFICATIONS_KEPT,
+  type RecentVerification,
+  recentVerification,
+} from "./key-verifications.js";
 // Common shapes.
 export {
   KEY_ID_PATTERN,
