@@ -9,7 +9,13 @@ import { createKeyOver, trpcClient, verifyOver } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
 interface RecentBody {
-  verifications: Array<{ at: string; outcome: string; permissions: string[]; cost: number; ip: string | null }>;
+  verifications: Array<{
+    at: string;
+    outcome: string;
+    permissions: string[];
+    cost: number;
+    ip: string | null;
+  }>;
 }
 
 type Session = { token: string; wallet: string };
@@ -72,7 +78,9 @@ describeDatabases("recent verifications", (target) => {
     expect(Date.now() - (times[0] ?? 0)).toBeLessThan(60_000);
 
     // tRPC answers the same rows, with Dates.
-    const overTrpc = await trpcClient(server.baseUrl, owner.token).keys.verifications.query({ id: apiKey.id });
+    const overTrpc = await trpcClient(server.baseUrl, owner.token).keys.verifications.query({
+      id: apiKey.id,
+    });
     expect(overTrpc.verifications.map((row) => row.at.toISOString())).toEqual(listed.map((row) => row.at));
   });
 

@@ -11,8 +11,8 @@ import {
 import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
-import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";

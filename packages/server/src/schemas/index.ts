@@ -38,14 +38,6 @@ export {
   type WalletSession,
   walletSession,
 } from "./auth.js";
-// A key's recent verifications.
-export {
-  keyVerificationsInput,
-  keyVerificationsOutput,
-  RECENT_VERIFICATIONS_KEPT,
-  type RecentVerification,
-  recentVerification,
-} from "./key-verifications.js";
 // Common shapes.
 export {
   KEY_ID_PATTERN,
@@ -106,6 +98,14 @@ export {
   permission,
   permissions,
 } from "./key-policy.js";
+// A key's recent verifications.
+export {
+  keyVerificationsInput,
+  keyVerificationsOutput,
+  RECENT_VERIFICATIONS_KEPT,
+  type RecentVerification,
+  recentVerification,
+} from "./key-verifications.js";
 // Usage.
 export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
 // Verification.

@@ -15,9 +15,17 @@ export const recentVerification = z
     outcome: z.enum(VERIFICATION_CODES).exclude(["NOT_FOUND"]).meta({
       description: "Its code (the outcomes usage counts; an unknown key has no key to record it under)",
     }),
-    permissions: z.array(z.string()).meta({ description: "The permissions the request asked for ([] when none)" }),
-    cost: z.number().int().meta({ description: "The cost the request asked (default 1), whether or not the key has credits" }),
-    ip: z.string().nullable().meta({ description: "The client address the request gave as `ip`; null when none" }),
+    permissions: z
+      .array(z.string())
+      .meta({ description: "The permissions the request asked for ([] when none)" }),
+    cost: z
+      .number()
+      .int()
+      .meta({ description: "The cost the request asked (default 1), whether or not the key has credits" }),
+    ip: z
+      .string()
+      .nullable()
+      .meta({ description: "The client address the request gave as `ip`; null when none" }),
   })
   .meta({ id: "RecentVerification" });
 

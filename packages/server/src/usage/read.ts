@@ -4,8 +4,8 @@ import type { RawQuery } from "../db/raw.js";
 import { apiKeys } from "../db/schema/index.js";
 import type { RecentVerification } from "../schemas/key-verifications.js";
 import type { Usage } from "../schemas/usage.js";
-import { readRecentVerifications } from "./read-recent.js";
 import { parseUsageSums, USAGE_SUMS_SQL, usageSumsParams } from "./query.js";
+import { readRecentVerifications } from "./read-recent.js";
 import { buildUsageFromSums, type UsageRange } from "./series.js";
 
 /** Reads a wallet's usage from the hourly and daily rollups. */

@@ -41,7 +41,9 @@ interface Ring {
 }
 
 function ordered(ring: Ring): VerificationSample[] {
-  return ring.start === 0 ? ring.items : [...ring.items.slice(ring.start), ...ring.items.slice(0, ring.start)];
+  return ring.start === 0
+    ? ring.items
+    : [...ring.items.slice(ring.start), ...ring.items.slice(0, ring.start)];
 }
 
 /**

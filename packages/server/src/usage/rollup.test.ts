@@ -115,8 +115,18 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
     );
     expect(rows).toHaveLength(50);
     expect(rows.map((r) => Number(r.at))).toEqual(Array.from({ length: 50 }, (_, i) => base + 69 - i));
-    expect(rows[0]).toMatchObject({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: ["prices:read"], cost: 3, ip: null });
-    expect(rows[1]).toMatchObject({ outcome: "VALID", permissions: ["prices:read"], cost: 3, ip: "203.0.113.7" });
+    expect(rows[0]).toMatchObject({
+      outcome: "INSUFFICIENT_PERMISSIONS",
+      permissions: ["prices:read"],
+      cost: 3,
+      ip: null,
+    });
+    expect(rows[1]).toMatchObject({
+      outcome: "VALID",
+      permissions: ["prices:read"],
+      cost: 3,
+      ip: "203.0.113.7",
+    });
     // The first flush's rows took the defaults: nothing asked, cost 1.
     expect(rows[49]).toMatchObject({ outcome: "VALID", permissions: [], cost: 1, ip: null });
   });

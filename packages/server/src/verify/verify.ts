@@ -277,7 +277,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         null,
         deadline,
         ask,
-        );
+      );
     }
     if (!verdict.allowed) {
       // Refused by a rate limit: the balance is read, not spent; a short one outranks the limit.

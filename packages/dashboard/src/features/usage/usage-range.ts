@@ -50,7 +50,9 @@ export type Outcome = (typeof OUTCOMES)[number]["field"];
 /** The outcome code of a key's recorded verification (`keys.verifications`). */
 export type RecordedOutcome = RouterOutputs["keys"]["verifications"]["verifications"][number]["outcome"];
 
-const WORDS_BY_CODE = new Map<RecordedOutcome, string>(OUTCOMES.map((outcome) => [outcome.code, outcome.label]));
+const WORDS_BY_CODE = new Map<RecordedOutcome, string>(
+  OUTCOMES.map((outcome) => [outcome.code, outcome.label]),
+);
 
 /** A verification's outcome in the usage view's words: "RATE_LIMITED" → "Rate limited". */
 export function outcomeWords(code: RecordedOutcome): string {
