@@ -78,6 +78,17 @@ describe("the /trpc allow-list", () => {
     ]);
   });
 
+  it("forwards the key page's recent verifications query, with the session as Bearer", async () => {
+    await start();
+    const input = encodeURIComponent('{"0":{"json":{"id":"key_0123456789abcdefgh"}}}');
+    const path = `/trpc/keys.verifications?batch=1&input=${input}`;
+    const response = await proxy.call(path, { headers: { "sec-fetch-site": "same-origin", cookie: COOKIE } });
+    expect(response.status).toBe(200);
+    expect(keyport.requests.map((request) => [request.url, request.headers.authorization])).toEqual([
+      [path, `Bearer ${TOKEN}`],
+    ]);
+  });
+
   it("answers other methods with 405", async () => {
     await start();
     expect((await proxy.call("/trpc/keys.list", { method: "PUT", headers: { origin: ORIGIN } })).status).toBe(

@@ -32,6 +32,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "keys.roll": FORWARDED,
   "keys.topUpQuote": FORWARDED,
   "keys.topUp": FORWARDED,
+  "keys.verifications": FORWARDED,
   "keys.verify": {
     forwarded: false,
     because: "a backend's call, made with the key's own secret, which a dashboard never holds",

@@ -20,6 +20,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.topUp": true,
   "keys.topUpQuote": true,
   "keys.reportLeak": true,
+  "keys.verifications": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,

@@ -19,6 +19,7 @@ import {
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { introspectKey } from "./key-introspection.js";
+import { keyVerifications } from "./key-verifications.js";
 import { topUpProcedures } from "./top-up.js";
 
 const NOT_FOUND = "No such key";
@@ -256,6 +257,7 @@ export const keysRouter = router({
     .mutation(({ ctx, input }) => ctx.verifier.verify(input.key, input, ctx.deadline)),
 
   introspect: introspectKey,
+  verifications: keyVerifications,
   ...topUpProcedures,
   reportLeak: publicProcedure
     .meta(

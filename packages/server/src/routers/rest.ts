@@ -12,6 +12,7 @@ import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -27,6 +28,7 @@ import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { introspectHttp } from "./key-introspection.js";
+import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { topUpHttp } from "./top-up.js";
@@ -77,6 +79,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(topUpHttp.topUp, topUpInput, (caller, input) => caller.keys.topUp(input)),
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
+  restRoute(keyVerificationsHttp, keyVerificationsInput, (caller, input) => caller.keys.verifications(input)),
   restRoute(keysHttp.reportLeak, reportLeakInput, (caller, input) => caller.keys.reportLeak(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),

@@ -98,6 +98,14 @@ export {
   permission,
   permissions,
 } from "./key-policy.js";
+// A key's recent verifications.
+export {
+  keyVerificationsInput,
+  keyVerificationsOutput,
+  RECENT_VERIFICATIONS_KEPT,
+  type RecentVerification,
+  recentVerification,
+} from "./key-verifications.js";
 // Usage.
 export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
 // Verification.

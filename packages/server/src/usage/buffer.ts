@@ -1,4 +1,10 @@
 import { hourStart, USAGE_OUTCOMES, type UsageOutcome } from "./outcome.js";
+import {
+  createRecentSamples,
+  RECENT_VERIFICATIONS_PER_KEY,
+  type VerificationAsk,
+  type VerificationSample,
+} from "./recent.js";
 
 /** One rollup increment: `count` more verifications of `keyId` in `hour` with `outcome`. */
 export interface UsageCountRow {
@@ -9,10 +15,24 @@ export interface UsageCountRow {
   count: number;
 }
 
-/** What one flush writes. Counts are deltas to add; `lastUsed` moves a key's timestamp forward. */
+/** One of a key's recent verifications: what the verify request asked, never the key or its hash. */
+export interface RecentVerificationRow {
+  keyId: string;
+  at: Date;
+  outcome: UsageOutcome;
+  permissions: readonly string[];
+  cost: number;
+  ip: string | null;
+}
+
+/**
+ * What one flush writes. Counts are deltas to add; `lastUsed` moves a key's timestamp forward;
+ * `recent` holds at most RECENT_VERIFICATIONS_PER_KEY samples a key, oldest first per key.
+ */
 export interface UsageBatch {
   counts: UsageCountRow[];
   lastUsed: Array<{ keyId: string; at: Date }>;
+  recent: RecentVerificationRow[];
 }
 
 /** Options of {@link createUsageBuffer}. */
@@ -25,14 +45,23 @@ export interface UsageBufferOptions {
   maxPendingRows?: number;
   /** A key's `lastUsedAt` is written at most once per this period. Default 60,000 ms. */
   lastUsedIntervalMs?: number;
+  /**
+   * Most recent-verification samples held between flushes, over all keys (each key holds at most
+   * RECENT_VERIFICATIONS_PER_KEY). Reaching it flushes early; samples of keys not yet held are
+   * dropped until then. Default 10,000.
+   */
+  maxPendingSamples?: number;
   /** Told about failed background flushes (they are retried on the next tick). */
   onError?: (error: unknown) => void;
 }
 
 /** Counts verifications in memory and writes them in batches, off the hot path. */
 export interface UsageBuffer {
-  /** Counts one verification. Synchronous and O(1): never waits on a write. */
-  record(keyId: string, wallet: string, outcome: UsageOutcome, atMs: number): void;
+  /**
+   * Counts one verification and keeps it among its key's recent verifications with what the request
+   * asked (`ask`: its permissions, cost and ip are copied). Synchronous and O(1): never waits on a write.
+   */
+  record(keyId: string, wallet: string, outcome: UsageOutcome, atMs: number, ask?: VerificationAsk): void;
   /** Writes everything pending now (waiting for a flush already in flight first). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; rejects, keeping the rows, if the sink fails. */
@@ -77,6 +106,8 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
 
   let pending = new Map<string, Pending>();
   let pendingLastUsed = new Map<string, number>();
+  const maxPendingSamples = options.maxPendingSamples ?? 10_000;
+  const samples = createRecentSamples(RECENT_VERIFICATIONS_PER_KEY, maxPendingSamples);
   // When each key's lastUsedAt was last queued: the coalescing memory, pruned as it ages out.
   const lastQueued = new Map<string, number>();
   let latestMs = 0;
@@ -128,16 +159,18 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
 
   async function flushOnce(): Promise<void> {
     pruneLastQueued();
-    if (pending.size === 0 && pendingLastUsed.size === 0) return;
+    if (pending.size === 0 && pendingLastUsed.size === 0 && samples.size === 0) return;
     const rows = pending;
     const lastUsed = pendingLastUsed;
+    const recent = samples.take();
     pending = new Map();
     pendingLastUsed = new Map();
     try {
-      await sink(toBatch(rows, lastUsed));
+      await sink(toBatch(rows, lastUsed, recent));
     } catch (error) {
       failedSinceTick = true;
       mergeBack(rows, lastUsed);
+      samples.putBack(recent);
       throw error;
     }
   }
@@ -158,7 +191,7 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
     get pendingRows() {
       return pending.size;
     },
-    record(keyId, wallet, outcome, atMs) {
+    record(keyId, wallet, outcome, atMs, ask) {
       const hour = hourStart(atMs);
       const id = `${hour}:${keyId}`;
       let entry = pending.get(id);
@@ -174,8 +207,16 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
         lastQueued.set(keyId, atMs);
         pendingLastUsed.set(keyId, atMs);
       }
+      const kept = samples.add(keyId, {
+        atMs,
+        outcome,
+        permissions: ask?.permissions,
+        cost: ask?.cost,
+        ip: ask?.ip,
+      });
       // Once closed there is no timer: a straggler is written right away.
-      if (closed || pending.size >= maxPendingRows) scheduleEarlyFlush();
+      if (closed || pending.size >= maxPendingRows || !kept || samples.size >= maxPendingSamples)
+        scheduleEarlyFlush();
     },
     flush,
     async close() {
@@ -183,12 +224,16 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
       clearInterval(timer);
       // Verifications finishing during the final write are written too.
       do await flush();
-      while (pending.size > 0 || pendingLastUsed.size > 0);
+      while (pending.size > 0 || pendingLastUsed.size > 0 || samples.size > 0);
     },
   };
 }
 
-function toBatch(rows: Map<string, Pending>, lastUsed: Map<string, number>): UsageBatch {
+function toBatch(
+  rows: Map<string, Pending>,
+  lastUsed: Map<string, number>,
+  recent: Map<string, VerificationSample[]>,
+): UsageBatch {
   const counts: UsageCountRow[] = [];
   for (const row of rows.values()) {
     const hour = new Date(row.hour);
@@ -199,5 +244,27 @@ function toBatch(rows: Map<string, Pending>, lastUsed: Map<string, number>): Usa
       }
     });
   }
-  return { counts, lastUsed: Array.from(lastUsed, ([keyId, at]) => ({ keyId, at: new Date(at) })) };
+  return {
+    counts,
+    lastUsed: Array.from(lastUsed, ([keyId, at]) => ({ keyId, at: new Date(at) })),
+    recent: toRecentRows(recent),
+  };
+}
+
+// The request's defaults apply here, off the hot path: no permissions asked, cost 1 (docs/api.md, verify).
+function toRecentRows(recent: Map<string, VerificationSample[]>): RecentVerificationRow[] {
+  const rows: RecentVerificationRow[] = [];
+  for (const [keyId, list] of recent) {
+    for (const sample of list) {
+      rows.push({
+        keyId,
+        at: new Date(sample.atMs),
+        outcome: sample.outcome,
+        permissions: sample.permissions ?? [],
+        cost: sample.cost ?? 1,
+        ip: sample.ip ?? null,
+      });
+    }
+  }
+  return rows;
 }

@@ -2,8 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
 import { apiKeys } from "../db/schema/index.js";
+import type { RecentVerification } from "../schemas/key-verifications.js";
 import type { Usage } from "../schemas/usage.js";
 import { parseUsageSums, USAGE_SUMS_SQL, usageSumsParams } from "./query.js";
+import { readRecentVerifications } from "./read-recent.js";
 import { buildUsageFromSums, type UsageRange } from "./series.js";
 
 /** Reads a wallet's usage from the hourly and daily rollups. */
@@ -15,6 +17,11 @@ export interface UsageReader {
   read(params: { wallet: string; range: UsageRange; keyId: string | null }): Promise<Usage | null>;
   /** How many keys the wallet has, whatever their status (an unfiltered read covers them all). */
   countKeys(wallet: string): Promise<number>;
+  /**
+   * The key's recent verifications, newest first (usage/read-recent.ts).
+   * @returns null when `keyId` is not one of the wallet's keys.
+   */
+  recentVerifications(wallet: string, keyId: string): Promise<RecentVerification[] | null>;
 }
 
 /** The usage reader over the database: drizzle for the key check, raw SQL for the rollup read. */
@@ -40,5 +47,6 @@ export function createUsageReader(db: Db, rawQuery: RawQuery): UsageReader {
     async countKeys(wallet) {
       return db.$count(apiKeys, eq(apiKeys.wallet, wallet));
     },
+    recentVerifications: (wallet, keyId) => readRecentVerifications(db, wallet, keyId),
   };
 }

@@ -74,7 +74,7 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
     usage.record("key_a", W, "RATE_LIMITED", T0 + 120_000);
     await usage.close();
     // An older timestamp arriving late (another instance's flush) must not move lastUsedAt back.
-    await sink({ counts: [], lastUsed: [{ keyId: "key_a", at: new Date(T0) }] });
+    await sink({ counts: [], lastUsed: [{ keyId: "key_a", at: new Date(T0) }], recent: [] });
 
     const rows = await db.rows(
       `SELECT key_id, outcome, extract(epoch FROM hour) * 1000 AS hour, count::int AS count
@@ -92,6 +92,43 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
       ["key_a", T0 + 120_000],
       ["key_b", T0 + 3_600_000],
     ]);
+  });
+
+  it("keeps each key's newest 50 verifications across flushes, newest first, with what was asked", async () => {
+    const sink = createSqlUsageSink(db.execute);
+    const usage = createUsageBuffer({ sink, flushIntervalMs: 60_000 });
+    const base = T0 + 30 * 86_400_000;
+    // 30 in one flush, then 40 more in the next: 70 in all, the newest 50 are kept.
+    for (let i = 0; i < 30; i++) usage.record("key_other", OTHER, "VALID", base + i);
+    await usage.flush();
+    for (let i = 30; i < 70; i++) {
+      usage.record("key_other", OTHER, i % 2 === 0 ? "VALID" : "INSUFFICIENT_PERMISSIONS", base + i, {
+        permissions: ["prices:read"],
+        cost: 3,
+        ...(i % 2 === 0 ? { ip: "203.0.113.7" } : {}),
+      });
+    }
+    await usage.close();
+    const rows = await db.rows(
+      `SELECT extract(epoch FROM at) * 1000 AS at, outcome, permissions, cost, ip FROM key_verifications
+       WHERE key_id = 'key_other' ORDER BY at DESC, id DESC`,
+    );
+    expect(rows).toHaveLength(50);
+    expect(rows.map((r) => Number(r.at))).toEqual(Array.from({ length: 50 }, (_, i) => base + 69 - i));
+    expect(rows[0]).toMatchObject({
+      outcome: "INSUFFICIENT_PERMISSIONS",
+      permissions: ["prices:read"],
+      cost: 3,
+      ip: null,
+    });
+    expect(rows[1]).toMatchObject({
+      outcome: "VALID",
+      permissions: ["prices:read"],
+      cost: 3,
+      ip: "203.0.113.7",
+    });
+    // The first flush's rows took the defaults: nothing asked, cost 1.
+    expect(rows[49]).toMatchObject({ outcome: "VALID", permissions: [], cost: 1, ip: null });
   });
 
   it("writes a large batch in one statement", async () => {

@@ -148,11 +148,12 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     limit: RateLimitResult | null,
     balance: CreditsResult | null,
     deadline: Deadline,
+    ask: VerifyOptions | undefined,
   ): Verification {
     // Past its deadline the caller has been answered 503: this verification must not count.
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
-    usage.record(record.id, record.wallet, code, atMs);
+    usage.record(record.id, record.wallet, code, atMs, ask);
     return {
       valid: code === "VALID",
       code,
@@ -241,20 +242,21 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   function decide(record: KeyRecord, options: VerifyOptions | undefined, deadline: Deadline) {
     const atMs = now();
     if (record.revokedAt !== null && record.revokedAt.getTime() <= atMs)
-      return answer(record, "REVOKED", atMs, null, null, deadline);
+      return answer(record, "REVOKED", atMs, null, null, deadline, options);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
-      return answer(record, "EXPIRED", atMs, null, null, deadline);
+      return answer(record, "EXPIRED", atMs, null, null, deadline, options);
     // Before any window or balance is touched: a refused address spends nothing.
     const allowed = record.allowedIps;
     if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))
-      return answer(record, "IP_NOT_ALLOWED", atMs, null, null, deadline);
+      return answer(record, "IP_NOT_ALLOWED", atMs, null, null, deadline, options);
     const wanted = options?.permissions;
     if (wanted !== undefined && wanted.length > 0 && !holdsAll(record.permissions, wanted))
-      return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, null, null, deadline);
+      return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, null, null, deadline, options);
     const cost = options?.cost ?? 1;
     const verdict = consumeLimits(record, atMs);
-    if ("then" in verdict) return verdict.then((v) => afterLimits(record, v, cost, atMs, deadline), failed);
-    return afterLimits(record, verdict, cost, atMs, deadline);
+    if ("then" in verdict)
+      return verdict.then((v) => afterLimits(record, v, cost, atMs, deadline, options), failed);
+    return afterLimits(record, verdict, cost, atMs, deadline, options);
   }
 
   function afterLimits(
@@ -263,10 +265,19 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     cost: number,
     atMs: number,
     deadline: Deadline,
+    ask: VerifyOptions | undefined,
   ): Verification | Promise<Verification> {
     const creditsId = record.creditsId;
     if (creditsId === null) {
-      return answer(record, verdict.allowed ? "VALID" : "RATE_LIMITED", atMs, verdict.window, null, deadline);
+      return answer(
+        record,
+        verdict.allowed ? "VALID" : "RATE_LIMITED",
+        atMs,
+        verdict.window,
+        null,
+        deadline,
+        ask,
+      );
     }
     if (!verdict.allowed) {
       // Refused by a rate limit: the balance is read, not spent; a short one outranks the limit.
@@ -281,15 +292,16 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
               verdict.window,
               balance,
               deadline,
+              ask,
             ),
           failed,
         );
     }
     return credits.spend(creditsId, cost, atMs, record.id).then(async (balance) => {
-      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline);
+      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline, ask);
       // Too few credits: the windows get back what this request took.
       await refundBoth(record, atMs);
-      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline);
+      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline, ask);
     }, failed);
   }
 

@@ -31,15 +31,30 @@ export function usageQueryInput(
   };
 }
 
-/** The outcomes a verification can have, in stacking order, with their names for people. */
+/**
+ * The outcomes a verification can have, in stacking order, with their usage field, their code (as
+ * verify and a key's recent verifications answer it) and their names for people.
+ */
 export const OUTCOMES = [
-  { field: "valid", label: "Valid" },
-  { field: "rateLimited", label: "Rate limited" },
-  { field: "expired", label: "Expired" },
-  { field: "revoked", label: "Revoked" },
-  { field: "insufficientPermissions", label: "Missing permissions" },
-  { field: "usageExceeded", label: "Out of credits" },
-  { field: "ipNotAllowed", label: "IP not allowed" },
-] as const;
+  { field: "valid", code: "VALID", label: "Valid" },
+  { field: "rateLimited", code: "RATE_LIMITED", label: "Rate limited" },
+  { field: "expired", code: "EXPIRED", label: "Expired" },
+  { field: "revoked", code: "REVOKED", label: "Revoked" },
+  { field: "insufficientPermissions", code: "INSUFFICIENT_PERMISSIONS", label: "Missing permissions" },
+  { field: "usageExceeded", code: "USAGE_EXCEEDED", label: "Out of credits" },
+  { field: "ipNotAllowed", code: "IP_NOT_ALLOWED", label: "IP not allowed" },
+] as const satisfies ReadonlyArray<{ field: string; code: RecordedOutcome; label: string }>;
 
 export type Outcome = (typeof OUTCOMES)[number]["field"];
+
+/** The outcome code of a key's recorded verification (`keys.verifications`). */
+export type RecordedOutcome = RouterOutputs["keys"]["verifications"]["verifications"][number]["outcome"];
+
+const WORDS_BY_CODE = new Map<RecordedOutcome, string>(
+  OUTCOMES.map((outcome) => [outcome.code, outcome.label]),
+);
+
+/** A verification's outcome in the usage view's words: "RATE_LIMITED" → "Rate limited". */
+export function outcomeWords(code: RecordedOutcome): string {
+  return WORDS_BY_CODE.get(code) ?? code;
+}

@@ -3,6 +3,7 @@ export { type ApiKeyRow, apiKeys } from "./api-keys.js";
 export { creditJournalMarks } from "./credit-journal-marks.js";
 export { type KeyCreditsRow, keyCredits } from "./key-credits.js";
 export { keyEvents } from "./key-events.js";
+export { keyVerifications } from "./key-verifications.js";
 export { type PaymentRow, payments } from "./payments.js";
 export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
