@@ -6,7 +6,6 @@ import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
-import type { PageCursor } from "./cursor.js";
 import { loadCredits } from "./key-credits.js";
 import { type ListKeysParams, listKeys, pageOf } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";

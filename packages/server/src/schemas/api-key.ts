@@ -108,13 +108,10 @@ export const listKeysInput = z.object({
     .meta({
       description: `Search (at most ${MAX_KEY_SEARCH_LENGTH} characters, trimmed): keys whose name contains it in any case, or whose \`start\` begins with it (case-sensitive); empty: every key`,
     }),
-  sort: z
-    .enum(["created", "lastUsed", "name"])
-    .default("created")
-    .meta({
-      description:
-        "Sort key: creation time, last use (never-used keys last in both orders) or name (case-insensitive); ties by id",
-    }),
+  sort: z.enum(["created", "lastUsed", "name"]).default("created").meta({
+    description:
+      "Sort key: creation time, last use (never-used keys last in both orders) or name (case-insensitive); ties by id",
+  }),
   order: z.enum(["asc", "desc"]).default("desc").meta({ description: "Sort direction" }),
   limit: pageLimit,
   // Longer than other lists' cursors: a `name` cursor carries a name of up to 64 characters.
