@@ -38,6 +38,16 @@ describe("the options proxy of @trpc/tanstack-react-query over the Keyport clien
     expectTypeOf(toKeyportError(result.error)).toEqualTypeOf<KeyportError>();
   });
 
+  it("types the list's search, sort and total", () => {
+    const options = trpc.keys.list.queryOptions({ wallet, q: "pay", sort: "lastUsed", order: "asc" });
+    const result = useQuery(options);
+    expectTypeOf(result.data?.total).toEqualTypeOf<number | undefined>();
+    expectTypeOf<RouterInputs["keys"]["list"]["sort"]>().toEqualTypeOf<
+      "created" | "lastUsed" | "name" | undefined
+    >();
+    expectTypeOf<RouterInputs["keys"]["list"]["order"]>().toEqualTypeOf<"asc" | "desc" | undefined>();
+  });
+
   it("types a mutation's variables, data and error", () => {
     const create = useMutation(trpc.keys.create.mutationOptions());
     expectTypeOf(create.mutate).parameter(0).toEqualTypeOf<RouterInputs["keys"]["create"]>();
@@ -52,6 +62,12 @@ describe("the options proxy of @trpc/tanstack-react-query over the Keyport clien
     trpc.keys.list.queryOptions({});
     // @ts-expect-error status is active, revoked, expired or all
     trpc.keys.list.queryOptions({ wallet, status: "deleted" });
+    // @ts-expect-error sort is created, lastUsed or name
+    trpc.keys.list.queryOptions({ wallet, sort: "size" });
+    // @ts-expect-error order is asc or desc
+    trpc.keys.list.queryOptions({ wallet, order: "up" });
+    // @ts-expect-error q is a string
+    trpc.keys.list.queryOptions({ wallet, q: 1 });
     // @ts-expect-error create is a mutation, not a query
     trpc.keys.create.queryOptions({ name: "x" });
     // @ts-expect-error there is no such procedure

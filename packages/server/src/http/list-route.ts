@@ -17,7 +17,8 @@ export function isListRoute(route: RestRoute): boolean {
 /**
  * `GET /api-keys/{wallet}` of the session's own wallet, first page, in one round trip: the session
  * check and the list are one statement (keys/session-first-page.ts), where `keys.list` makes two.
- * Null for every other case (no token, invalid input, a cursor, a session that is not the
+ * Null for every other case (no token, invalid input, a cursor, a search or a sort other than
+ * newest first, a session that is not the
  * wallet's, no keys to show): the caller then runs `keys.list`, whose statuses and envelope say
  * why. The answer is built as `keys.list` builds it, from the same typed rows and `toApiKey`, and
  * is not parsed again by `listKeysOutput` (docs/benchmarks.md#keys-list-in-one-round-trip).
@@ -32,8 +33,10 @@ export async function listOwnKeys(
   const sessionToken = readBearerToken(req);
   if (sessionToken === null) return null;
   const input = listKeysInput.safeParse(readQueryInput(compiled, url, params));
-  if (!input.success || input.data.cursor !== undefined) return null;
-  const { wallet, status, limit } = input.data;
+  if (!input.success) return null;
+  const { wallet, status, limit, cursor, q, sort, order } = input.data;
+  if (cursor !== undefined || (q !== undefined && q !== "") || sort !== "created" || order !== "desc")
+    return null;
   try {
     const page = await withDeadline(REQUEST_DEADLINE_MS, () =>
       services.keys.listFirstPageOfSession({ sessionToken, wallet, status, limit, now: new Date() }),

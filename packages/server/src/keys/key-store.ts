@@ -6,9 +6,8 @@ import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
-import type { PageCursor } from "./cursor.js";
 import { loadCredits } from "./key-credits.js";
-import { listKeys, pageOf } from "./list-keys.js";
+import { type ListKeysParams, listKeys, pageOf } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
 import { rollKey } from "./roll-key.js";
 import { selectSessionFirstPage } from "./session-first-page.js";
@@ -38,14 +37,11 @@ export interface KeyStore {
     allowedIps: string[] | null;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
-  /** One page of a wallet's keys, newest first, and the cursor of the next page (null at the end). */
-  list(params: {
-    wallet: string;
-    status: StatusFilter;
-    limit: number;
-    cursor: PageCursor | null;
-    now: Date;
-  }): Promise<{ keys: ApiKey[]; nextCursor: string | null }>;
+  /**
+   * One page of a wallet's keys in the asked sort (newest first by default), the cursor of the next
+   * page (null at the end), and how many keys match wallet, status and search in all.
+   */
+  list(params: ListKeysParams): Promise<{ keys: ApiKey[]; nextCursor: string | null; total: number }>;
   /**
    * The first page of `list`, read in one statement with the check that `sessionToken` is a live
    * session of `wallet`; null when that page would be empty or the check fails (the caller then
@@ -57,7 +53,7 @@ export interface KeyStore {
     status: StatusFilter;
     limit: number;
     now: Date;
-  }): Promise<{ keys: ApiKey[]; nextCursor: string | null } | null>;
+  }): Promise<{ keys: ApiKey[]; nextCursor: string | null; total: number } | null>;
   /**
    * Changes the fields `patch` carries (absent: unchanged, null: cleared); `revoked` for a revoked key,
    * `cap` when re-activating an expired key would exceed the cap.
@@ -130,17 +126,19 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       return {
         keys: page.rows.map((row) => toApiKey(row, params.now, creditsOf(credits, row))),
         nextCursor: page.nextCursor,
+        total: page.total,
       };
     },
     async listFirstPageOfSession(params) {
       const { sessionToken, wallet, status, limit, now } = params;
-      const rows = await selectSessionFirstPage(db, sessionToken, wallet, status, limit + 1, now);
-      if (rows.length === 0) return null;
-      const page = pageOf(rows, limit);
+      const first = await selectSessionFirstPage(db, sessionToken, wallet, status, limit + 1, now);
+      if (first === null) return null;
+      const page = pageOf(first.rows, limit);
       const credits = await loadLive(page.rows, now);
       return {
         keys: page.rows.map((row) => toApiKey(row, now, creditsOf(credits, row))),
         nextCursor: page.nextCursor,
+        total: first.total,
       };
     },
     async update(params) {

@@ -13,9 +13,12 @@ const liveSessionOfWallet = sql`exists (${sql`select 1 from ${sessions} where ${
   gt(sessions.expiresAt, sql.placeholder("now")),
 )}`})`;
 
+// Evaluated before LIMIT: every key matching wallet and status, counted in the same statement.
+const matchingTotal = sql<number>`count(*) over ()`.mapWith(Number);
+
 function prepareSessionFirstPage(db: Db, status: StatusFilter) {
   return db
-    .select()
+    .select({ key: apiKeys, total: matchingTotal })
     .from(apiKeys)
     .where(
       and(
@@ -37,11 +40,11 @@ const sessionFirstPages: Record<StatusFilter, (db: Db) => ReturnType<typeof prep
 };
 
 /**
- * The first page of `selectFirstPage`, read only while `token` is a live session of `wallet`: the
- * session lookup and the list in one round trip. Empty both when the session is not (unknown,
- * ended, expired, another wallet's) and when the wallet has no such keys; the caller tells them
- * apart the slow way (docs/benchmarks.md#keys-list-in-one-round-trip).
- * @example const rows = await selectSessionFirstPage(db, token, wallet, "all", 21, new Date());
+ * The first page of `selectFirstPage` and how many keys match in all, read only while `token` is a
+ * live session of `wallet`: the session lookup, the list and its total in one round trip. Null both
+ * when the session is not (unknown, ended, expired, another wallet's) and when the wallet has no
+ * such keys; the caller tells them apart the slow way (docs/benchmarks.md#keys-list-in-one-round-trip).
+ * @example const first = await selectSessionFirstPage(db, token, wallet, "all", 21, new Date());
  */
 export async function selectSessionFirstPage(
   db: Db,
@@ -50,7 +53,10 @@ export async function selectSessionFirstPage(
   status: StatusFilter,
   take: number,
   now: Date,
-): Promise<ApiKeyRow[]> {
+): Promise<{ rows: ApiKeyRow[]; total: number } | null> {
   const hash = hashKey(token);
-  return sessionFirstPages[status](db).execute({ hash, wallet, take, now: now.toISOString() });
+  const found = await sessionFirstPages[status](db).execute({ hash, wallet, take, now: now.toISOString() });
+  const first = found[0];
+  if (first === undefined) return null;
+  return { rows: found.map((row) => row.key), total: first.total };
 }

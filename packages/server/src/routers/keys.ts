@@ -130,7 +130,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "List a wallet's keys",
         description:
-          "Newest first (by creation time, then id). `status` filters by the status at request time (default all). `activeKeyCap` is MAX_ACTIVE_KEYS_PER_WALLET, the most active keys the wallet may hold (count them with `status=active`). Another wallet's list is 403. Secrets never appear here.",
+          "Newest first (by creation time, then id) unless `sort` (`created`, `lastUsed`, `name`) and `order` (`desc`, `asc`) say otherwise; keys never used come last in both orders of `lastUsed`. `status` filters by the status at request time (default all); `q` keeps the keys whose name contains it (any case) or whose `start` begins with it. `total` counts every key matching wallet, status and q. A cursor is only valid with the sort and order that issued it (else 400). `activeKeyCap` is MAX_ACTIVE_KEYS_PER_WALLET, the most active keys the wallet may hold (count them with `status=active`). Another wallet's list is 403. Secrets never appear here.",
       }),
     )
     .input(listKeysInput)
@@ -143,9 +143,19 @@ export const keysRouter = router({
       if (input.cursor !== undefined && cursor === null) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
       }
+      if (cursor !== null && (cursor.sort !== input.sort || cursor.order !== input.order)) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message:
+            "cursor was issued for another sort or order: pass the same sort and order as its first page",
+        });
+      }
       const page = await ctx.keys.list({
         wallet: ctx.wallet,
         status: input.status,
+        q: input.q,
+        sort: input.sort,
+        order: input.order,
         limit: input.limit,
         cursor,
         now: new Date(),

@@ -1,14 +1,5 @@
 import { z } from "zod";
-import {
-  keyId,
-  nextCursor,
-  pageCursor,
-  pageLimit,
-  timestamp,
-  timestampInput,
-  wallet,
-  walletInput,
-} from "./common.js";
+import { keyId, nextCursor, pageLimit, timestamp, timestampInput, wallet, walletInput } from "./common.js";
 import { keyName } from "./key-name.js";
 import { allowedIps, credits, creditsInput, meta, permissions } from "./key-policy.js";
 
@@ -103,16 +94,38 @@ export const createKeyOutput = z.object({
   apiKey,
 });
 
+/** Longest `q` of the keys list, after trimming. */
+export const MAX_KEY_SEARCH_LENGTH = 100;
+
 export const listKeysInput = z.object({
   wallet: walletInput,
   status: z.enum(["active", "revoked", "expired", "all"]).default("all"),
+  q: z
+    .string()
+    .trim()
+    .max(MAX_KEY_SEARCH_LENGTH)
+    .optional()
+    .meta({
+      description: `Search (at most ${MAX_KEY_SEARCH_LENGTH} characters, trimmed): keys whose name contains it in any case, or whose \`start\` begins with it (case-sensitive); empty: every key`,
+    }),
+  sort: z.enum(["created", "lastUsed", "name"]).default("created").meta({
+    description:
+      "Sort key: creation time, last use (never-used keys last in both orders) or name (case-insensitive); ties by id",
+  }),
+  order: z.enum(["asc", "desc"]).default("desc").meta({ description: "Sort direction" }),
   limit: pageLimit,
-  cursor: pageCursor,
+  // Longer than other lists' cursors: a `name` cursor carries a name of up to 64 characters.
+  cursor: z.string().max(512).optional().meta({
+    description: "Opaque cursor from a previous page's nextCursor, of the same sort and order (else 400)",
+  }),
 });
 
 export const listKeysOutput = z.object({
   keys: z.array(apiKey),
   nextCursor,
+  total: z.number().int().nonnegative().meta({
+    description: "How many keys match wallet, status and q in all pages (not only this one)",
+  }),
   activeKeyCap: z.number().int().positive().meta({
     description:
       "The most active keys (grace periods included) this wallet may hold: the server's MAX_ACTIVE_KEYS_PER_WALLET; a create or a roll with grace past it is 409",

@@ -1,12 +1,11 @@
-import type { ApiKey } from "./key-status";
-import { activeKeyCapNotice } from "./select-keys";
+import { activeKeyCapNotice } from "./key-cap";
 
 /**
  * A notice once the wallet's active keys (grace periods included) near the server's cap: `cap` is its
- * MAX_ACTIVE_KEYS_PER_WALLET, which `keys.list` answers as `activeKeyCap`.
+ * MAX_ACTIVE_KEYS_PER_WALLET, which `keys.list` answers as `activeKeyCap`, and `active` the `total`
+ * of `keys.list` with status active.
  */
-export function KeyCapNotice({ keys, cap }: { keys: readonly ApiKey[]; cap: number }) {
-  const active = keys.filter((key) => key.status === "active").length;
+export function KeyCapNotice({ active, cap }: { active: number; cap: number }) {
   const notice = activeKeyCapNotice(active, cap);
   if (notice === null) return null;
   return (

@@ -14,10 +14,7 @@ import {
   type KeysListState,
   parseKeysListState,
 } from "./list-state";
-import { pageOf, selectKeys } from "./select-keys";
-import { useAllKeys } from "./use-all-keys";
-
-const PAGE_SIZE = 20;
+import { useKeyCount, useKeysPage } from "./use-keys-page";
 
 /**
  * The keys of the signed-in wallet: search, status filter, sort, the total, the table (cards on a phone)
@@ -26,9 +23,9 @@ const PAGE_SIZE = 20;
 export function KeysView({ wallet }: { wallet: string }) {
   const search = useSearch();
   const state = useMemo(() => parseKeysListState(search), [search]);
-  const all = useAllKeys(wallet);
-  const selected = useMemo(() => (all.data ? selectKeys(all.data.keys, state) : []), [all.data, state]);
-  const page = pageOf(selected, state.page, PAGE_SIZE);
+  const list = useKeysPage(wallet, state);
+  const all = useKeyCount(wallet, "all");
+  const active = useKeyCount(wallet, "active");
 
   // Typing replaces the entry (back skips keystrokes); a filter, sort or page is a step back can undo.
   function update(change: Partial<KeysListState>, options: { replace?: boolean } = {}) {
@@ -44,7 +41,7 @@ export function KeysView({ wallet }: { wallet: string }) {
         <h1 id="keys-title">Keys</h1>
         <CreateKeyDialog />
       </div>
-      {all.data ? <KeyCapNotice keys={all.data.keys} cap={all.data.activeKeyCap} /> : null}
+      {active.data ? <KeyCapNotice active={active.data.count} cap={active.data.activeKeyCap} /> : null}
       <search className="toolbar" aria-label="Find keys">
         <label className="field field-inline">
           <span>Search</span>
@@ -88,24 +85,21 @@ export function KeysView({ wallet }: { wallet: string }) {
           </select>
         </label>
       </search>
-      {all.isPending ? (
+      {list.isPending ? (
         <Loading label="Loading keys…" />
-      ) : all.isError ? (
-        <ErrorMessage error={all.error} onRetry={() => all.refetch()} />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} onRetry={() => list.refetch()} />
       ) : (
         <>
           <p className="muted" role="status">
             {filtered
-              ? `${formatCount(selected.length)} of ${formatCount(all.data.keys.length)} keys match`
-              : `${formatCount(all.data.keys.length)} ${all.data.keys.length === 1 ? "key" : "keys"}`}
-            {all.data.truncated ? " (only the newest are listed)" : ""}
+              ? `${formatCount(list.data.total)} of ${all.data ? formatCount(all.data.count) : "…"} keys match`
+              : `${formatCount(list.data.total)} ${list.data.total === 1 ? "key" : "keys"}`}
           </p>
-          {selected.length === 0 ? (
+          {list.data.keys.length === 0 ? (
             <Empty>
-              <p>
-                {all.data.keys.length === 0 ? "No keys yet. Create one to get started." : "No key matches."}
-              </p>
-              {filtered && all.data.keys.length > 0 ? (
+              <p>{filtered ? "No key matches." : "No keys yet. Create one to get started."}</p>
+              {filtered ? (
                 <button type="button" className="button" onClick={() => update({ q: "", status: "all" })}>
                   Clear search and filter
                 </button>
@@ -113,9 +107,13 @@ export function KeysView({ wallet }: { wallet: string }) {
             </Empty>
           ) : (
             <>
-              <KeysTable keys={page.items} />
-              {page.pages > 1 ? (
-                <KeysPager page={page.page} pages={page.pages} onPage={(next) => update({ page: next })} />
+              <KeysTable keys={list.data.keys} />
+              {list.data.pages > 1 ? (
+                <KeysPager
+                  page={list.data.page}
+                  pages={list.data.pages}
+                  onPage={(next) => update({ page: next })}
+                />
               ) : null}
             </>
           )}

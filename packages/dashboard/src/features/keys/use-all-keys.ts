@@ -29,9 +29,9 @@ async function readAllKeys(wallet: string): Promise<AllKeys> {
 }
 
 /**
- * All of the wallet's keys, read page by page through `keys.list` (the server lists newest first and
- * has no search or sort), so the list can search, sort, filter and count them in the page (see
- * docs/dashboard.md). Its query key starts with `keys.list`'s, so every change that refreshes the list
+ * All of the wallet's keys, read page by page through `keys.list`: the key page finds its key here,
+ * as the server has no procedure that reads one key by id (the list itself reads one page at a time,
+ * use-keys-page.ts). Its query key starts with `keys.list`'s, so every change that refreshes the list
  * refreshes this too.
  */
 export function useAllKeys(wallet: string) {

@@ -1,0 +1,2 @@
+CREATE INDEX "api_keys_wallet_last_used_idx" ON "api_keys" USING btree ("wallet","last_used_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "api_keys_wallet_name_idx" ON "api_keys" USING btree ("wallet",lower("name"),"id");
