@@ -295,7 +295,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
 
   return {
     verify(key, options, deadline) {
-      if (!isWellFormed(key)) return notFound();
+      // The cache first, the format and checksum only on a miss: only a key that passed them is
+      // ever loaded, so every cached hash (known or unknown) is a well-formed key's, and a cached
+      // key's checks would only repeat (about a µs a verification). A malformed key misses the
+      // cache and is refused below exactly as before, its lookup not counted.
       const hash = hashKey(key);
       const cached = cache.get(hash);
       if (cached === null) {
@@ -306,6 +309,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         metrics.cacheLookup("hit");
         return decide(cached, options, deadline);
       }
+      if (!isWellFormed(key)) return notFound();
       metrics.cacheLookup("miss");
       return load(hash).then(
         (record) => (record === null ? notFound() : decide(record, options, deadline)),
