@@ -153,6 +153,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
     usage.record(record.id, record.wallet, code, atMs);
+    if (code === "VALID" && limit === null && balance === null) return plainValid(record);
     return {
       valid: code === "VALID",
       code,
@@ -168,6 +169,29 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
           : { remaining: balance.remaining, purchased: balance.purchased, refillAt: balance.refillAt },
       meta: record.meta,
     };
+  }
+
+  // A plain key's VALID answer (no window, no balance) depends on its record alone: one frozen
+  // object per cached record, which the HTTP layer serialises once (http/verification-json.ts).
+  // A changed key is a new record (the cache is invalidated), so it gets a new answer.
+  const validAnswers = new WeakMap<KeyRecord, Verification>();
+  function plainValid(record: KeyRecord): Verification {
+    let valid = validAnswers.get(record);
+    if (valid === undefined) {
+      valid = {
+        valid: true,
+        code: "VALID",
+        keyId: record.id,
+        wallet: record.wallet,
+        expiresAt: record.expiresAt,
+        ratelimit: null,
+        permissions: record.permissions,
+        credits: null,
+        meta: record.meta,
+      };
+      validAnswers.set(record, Object.freeze(valid));
+    }
+    return valid;
   }
 
   function notFound(): Verification {
