@@ -40,12 +40,16 @@ const SERVER_DIR = fileURLToPath(new URL("../packages/server/", import.meta.url)
 // /proc/<pid>/stat counts in clock ticks of 1/100 s on Linux (USER_HZ).
 const TICK_US = 10_000;
 
-/** utime + stime of `pid` so far, in µs. */
-function cpuMicros(pid: number): number {
+/**
+ * CPU time of `pid` so far, in µs: `main` is its main thread's (where JavaScript runs, from
+ * /proc/<pid>/schedstat in ns), `total` every thread's user + system time (in clock ticks).
+ */
+function cpuMicros(pid: number): { main: number; total: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  const main = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1_000;
+  return { main, total: (Number(fields[11]) + Number(fields[12])) * TICK_US };
 }
 
 interface Contestant {
@@ -95,6 +99,7 @@ async function startServer(entry: string, name: string, env: Record<string, stri
   });
 }
 
+const BARE = "bare node:http";
 const databases = createDatabaseFactory(values.postgres);
 const children: ServerChild[] = [];
 try {
@@ -105,7 +110,7 @@ try {
   });
   children.push(bare);
   const contestants: Contestant[] = [
-    { name: "bare node:http", pid: bare.pid, url: bare.url, body: '{"key":"x"}', expect: "VALID" },
+    { name: BARE, pid: bare.pid, url: bare.url, body: '{"key":"x"}', expect: "VALID" },
   ];
   const entries = values.against === undefined ? [values.entry] : [values.entry, values.against];
   for (const entry of entries) {
@@ -140,27 +145,43 @@ try {
     const only = values.only;
     contestants.splice(0, contestants.length, ...contestants.filter((c) => c.name.startsWith(only)));
   }
-  const figures = new Map<string, number[]>(contestants.map((c) => [c.name, []]));
+  // Per contestant and round: µs a request of every thread and of the main thread, and the main
+  // thread's over bare node:http's in the same round (what a shared machine's load inflates, it
+  // inflates for both: the paired ratio is the steadier figure).
+  const figures = new Map<string, { total: number[]; main: number[]; ratio: number[] }>(
+    contestants.map((c) => [c.name, { total: [], main: [], ratio: [] }]),
+  );
   for (const contestant of contestants) await check(contestant);
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts with a different contestant, as the bench alternates.
     const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
+    const mains = new Map<string, number>();
     for (const contestant of order) {
       if (contestant === undefined) continue;
       await send(contestant, WARMUP);
       const before = cpuMicros(contestant.pid);
       await send(contestant, REQUESTS);
-      const perRequest = (cpuMicros(contestant.pid) - before) / REQUESTS;
-      figures.get(contestant.name)?.push(perRequest);
+      const after = cpuMicros(contestant.pid);
+      const figure = figures.get(contestant.name);
+      const main = (after.main - before.main) / REQUESTS;
+      mains.set(contestant.name, main);
+      figure?.total.push((after.total - before.total) / REQUESTS);
+      figure?.main.push(main);
+    }
+    const bareMain = mains.get(BARE);
+    for (const [name, main] of mains) {
+      if (bareMain !== undefined) figures.get(name)?.ratio.push(main / bareMain);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  const fixed = (x: number, digits = 1) => x.toFixed(digits).padStart(7);
   process.stdout.write(
-    `µs CPU per request (${REQUESTS} requests, ${CONNECTIONS} connections, ${ROUNDS} rounds, ${values.db})\n`,
+    `CPU per request (${REQUESTS} requests, ${CONNECTIONS} connections, ${ROUNDS} rounds, ${values.db}), medians of rounds\n` +
+      `${"".padEnd(36)}  all threads µs  main thread µs  main / bare's\n`,
   );
-  for (const [name, xs] of figures) {
+  for (const [name, { total, main, ratio }] of figures) {
     process.stdout.write(
-      `${name.padEnd(44)} median ${median(xs).toFixed(1).padStart(6)}   rounds ${xs.map((x) => x.toFixed(1)).join(", ")}\n`,
+      `${name.padEnd(36)}  ${fixed(median(total))}         ${fixed(median(main))}         ${ratio.length > 0 ? fixed(median(ratio), 2) : "      -"}\n`,
     );
   }
 } finally {
