@@ -10,7 +10,7 @@ import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js
 import type { AppRouter } from "../routers/_app.js";
 import { type Verification, verifyKeyInput } from "../schemas/verification.js";
 import { createCallerFactory, formatTrpcError } from "../trpc.js";
-import { transformer } from "../trpc-transformer.js";
+import { deserializeOwnedInput, transformer } from "../trpc-transformer.js";
 import { MAX_BODY_BYTES } from "./body.js";
 import { createJsonMemo } from "./json-memo.js";
 import { requestIdOf } from "./request-id.js";
@@ -86,12 +86,13 @@ function readBodyText(req: IncomingMessage): Promise<string | null> {
 function decodeInputs(text: string, calls: VerifyCalls): unknown[] | null {
   try {
     const body: unknown = JSON.parse(text);
-    if (!calls.batch) return [transformer.input.deserialize(asEnvelope(body))];
+    // The body was parsed here and nothing else holds it: deserialised in place.
+    if (!calls.batch) return [deserializeOwnedInput(asEnvelope(body))];
     if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
     const inputs: unknown[] = [];
     for (let index = 0; index < calls.count; index++) {
       const input: unknown = Reflect.get(body, index);
-      inputs.push(input === undefined ? undefined : transformer.input.deserialize(asEnvelope(input)));
+      inputs.push(input === undefined ? undefined : deserializeOwnedInput(asEnvelope(input)));
     }
     return inputs;
   } catch {
