@@ -24,7 +24,10 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     db: { type: "string", default: "pglite" },
-    postgres: { type: "string", default: process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    postgres: {
+      type: "string",
+      default: process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     entry: { type: "string", default: "dist/main.js" },
     against: { type: "string" },
     "cpu-prof": { type: "string" },
@@ -70,7 +73,9 @@ async function send(contestant: Contestant, amount: number): Promise<void> {
     requests: [{ method: "POST", headers: { "content-type": "application/json" }, body: contestant.body }],
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${contestant.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${contestant.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
 }
 
