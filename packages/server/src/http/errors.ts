@@ -57,7 +57,11 @@ export function sendJson(
  * through it, and copying a shared headers object into each answer costs more than the literal.
  */
 export function sendNoStoreJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
+  sendNoStoreJsonText(res, status, JSON.stringify(body));
+}
+
+/** {@link sendNoStoreJson} of a body already serialised (e.g. a memoised verification: json-memo.ts). */
+export function sendNoStoreJsonText(res: ServerResponse, status: number, payload: string): void {
   res.writeHead(status, {
     "cache-control": "no-store",
     "content-type": JSON_TYPE,

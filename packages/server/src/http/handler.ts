@@ -183,8 +183,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const raw = req.url ?? "/";
     const query = raw.indexOf("?");
     const pathname = query === -1 ? raw : raw.slice(0, query);
+    const routeKey = `${method} ${pathname}`;
     // Only an exact URL: `/trpc/keys.verify?batch=1` is tRPC's business.
-    const fast = query === -1 ? fastRoutes.get(`${method} ${pathname}`) : undefined;
+    const fast = query === -1 ? fastRoutes.get(routeKey) : undefined;
     // Hot paths log at debug (their failures still log at error), so at the default
     // LOG_LEVEL=info a verification costs no log line, no timer and no listener.
     const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;
@@ -200,7 +201,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return label;
     };
     let routed: Promise<string>;
-    const maxBodyBytes = rawRoutes.get(`${method} ${pathname}`)?.maxBodyBytes ?? MAX_BODY_BYTES;
+    const maxBodyBytes = rawRoutes.get(routeKey)?.maxBodyBytes ?? MAX_BODY_BYTES;
     if (declaresTooLargeBody(req, maxBodyBytes) && !isTrpcPath(pathname)) {
       // Refused before a byte of the body is read; the connection closes rather than drain the body.
       const message = bodyTooLargeMessage(maxBodyBytes);

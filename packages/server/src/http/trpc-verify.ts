@@ -8,14 +8,23 @@ import { type Context, createContext, type Services } from "../context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import type { AppRouter } from "../routers/_app.js";
-import { verifyKeyInput } from "../schemas/verification.js";
+import { type Verification, verifyKeyInput } from "../schemas/verification.js";
 import { createCallerFactory, formatTrpcError } from "../trpc.js";
-import { transformer } from "../trpc-transformer.js";
+import { deserializeOwnedInput, transformer } from "../trpc-transformer.js";
 import { MAX_BODY_BYTES } from "./body.js";
+import { createJsonMemo } from "./json-memo.js";
 import { requestIdOf } from "./request-id.js";
 import { logTrpcError, MAX_BATCH_SIZE } from "./trpc-handler.js";
 
 type VerifyInput = z.input<typeof verifyKeyInput>;
+
+/**
+ * One call's item of tRPC's answer, `{ result: { data } }` with the data in superjson, as JSON
+ * text: a shared answer (NOT_FOUND, a plain key's VALID) is serialised once.
+ */
+const resultJson = createJsonMemo<Verification>((data) =>
+  JSON.stringify({ result: { data: transformer.output.serialize(data) } }),
+);
 
 /** The one procedure the fast path answers. */
 const VERIFY_PATH = "keys.verify";
@@ -77,12 +86,13 @@ function readBodyText(req: IncomingMessage): Promise<string | null> {
 function decodeInputs(text: string, calls: VerifyCalls): unknown[] | null {
   try {
     const body: unknown = JSON.parse(text);
-    if (!calls.batch) return [transformer.input.deserialize(asEnvelope(body))];
+    // The body was parsed here and nothing else holds it: deserialised in place.
+    if (!calls.batch) return [deserializeOwnedInput(asEnvelope(body))];
     if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
     const inputs: unknown[] = [];
     for (let index = 0; index < calls.count; index++) {
       const input: unknown = Reflect.get(body, index);
-      inputs.push(input === undefined ? undefined : transformer.input.deserialize(asEnvelope(input)));
+      inputs.push(input === undefined ? undefined : deserializeOwnedInput(asEnvelope(input)));
     }
     return inputs;
   } catch {
@@ -139,7 +149,7 @@ export function createTrpcVerify(
       const answer = verifier.verify(parsed.data.key, parsed.data, deadline);
       // A cached key answers at once; one that waits on the database or Redis has a deadline.
       const data = "then" in answer ? await raceDeadline(answer, REQUEST_DEADLINE_MS, deadline) : answer;
-      return { status: 200, item: { result: { data: transformer.output.serialize(data) } } };
+      return { status: 200, json: resultJson(data) };
     } catch (cause) {
       return errorItem(procedureError(cause), { requestId });
     }
@@ -149,7 +159,7 @@ export function createTrpcVerify(
     try {
       // The procedure's input schema checks it, as tRPC's handler hands it over unchecked.
       const data = await createCaller(ctx).keys.verify(input as VerifyInput);
-      return { status: 200, item: { result: { data: transformer.output.serialize(data) } } };
+      return { status: 200, json: resultJson(data) };
     } catch (cause) {
       return errorItem(cause, ctx);
     }
@@ -165,7 +175,10 @@ export function createTrpcVerify(
       data: { code: error.code, httpStatus: getHTTPStatusCodeFromError(error), path: VERIFY_PATH },
     };
     const formatted = formatTrpcError({ shape, error, type: "mutation", ctx });
-    return { status: formatted.data.httpStatus, item: { error: transformer.output.serialize(formatted) } };
+    return {
+      status: formatted.data.httpStatus,
+      json: JSON.stringify({ error: transformer.output.serialize(formatted) }),
+    };
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, calls: VerifyCalls): Promise<void> {
@@ -212,14 +225,15 @@ function procedureError(cause: unknown): TRPCError {
 
 interface AnswerItem {
   status: number;
-  item: unknown;
+  /** The item as JSON text: a batch's answer is the array of its items. */
+  json: string;
 }
 
 /** Writes the answer: one item, or the batch's array; a batch whose statuses differ is 207. */
 function send(res: ServerResponse, answers: readonly AnswerItem[], batch: boolean): void {
   let status = answers[0]?.status ?? 200;
   for (const answer of answers) if (answer.status !== status) status = 207;
-  const payload = JSON.stringify(batch ? answers.map((answer) => answer.item) : answers[0]?.item);
+  const payload = batch ? `[${answers.map((answer) => answer.json).join(",")}]` : (answers[0]?.json ?? "");
   // tRPC's handler's headers on a keys.verify answer (its `vary`, our `responseMeta`'s
   // `cache-control` and JSON type), as one literal: a copied shared object costs more.
   res.writeHead(status, {

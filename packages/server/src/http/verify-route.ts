@@ -2,11 +2,15 @@ import { TRPCError } from "@trpc/server";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { errorSummary } from "../logger.js";
-import { verifyKeyInput } from "../schemas/verification.js";
+import { type Verification, verifyKeyInput } from "../schemas/verification.js";
 import { RequestAbortedError, readJsonBody } from "./body.js";
-import { INPUT_VALIDATION_FAILED, sendError, sendNoStoreJson } from "./errors.js";
+import { INPUT_VALIDATION_FAILED, sendError, sendNoStoreJsonText } from "./errors.js";
 import { type FastRoute, NO_STORE } from "./fast-route.js";
+import { createJsonMemo } from "./json-memo.js";
 import { requestIdOf } from "./request-id.js";
+
+/** A shared answer (NOT_FOUND, a plain key's VALID) is serialised once. */
+const verificationJson = createJsonMemo<Verification>(JSON.stringify);
 
 /**
  * `POST /api-keys/verify` without the tRPC machinery: read the small body, validate it with the
@@ -23,10 +27,10 @@ export const verifyRoute: FastRoute = async (req, res, services) => {
     const deadline: Deadline = { aborted: false };
     const answer = services.verification.verifier.verify(parsed.data.key, parsed.data, deadline);
     // A cached key answers at once; one that waits on the database or Redis has a deadline.
-    sendNoStoreJson(
+    sendNoStoreJsonText(
       res,
       200,
-      "then" in answer ? await raceDeadline(answer, REQUEST_DEADLINE_MS, deadline) : answer,
+      verificationJson("then" in answer ? await raceDeadline(answer, REQUEST_DEADLINE_MS, deadline) : answer),
     );
   } catch (cause) {
     // The client left mid-body: not an outage, and nobody to answer (the handler logs the abort).

@@ -154,6 +154,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
     usage.record(record.id, record.wallet, code, atMs, ask);
+    if (code === "VALID" && limit === null && balance === null) return plainValid(record);
     return {
       valid: code === "VALID",
       code,
@@ -169,6 +170,29 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
           : { remaining: balance.remaining, purchased: balance.purchased, refillAt: balance.refillAt },
       meta: record.meta,
     };
+  }
+
+  // A plain key's VALID answer (no window, no balance) depends on its record alone: one frozen
+  // object per cached record, which the HTTP layer serialises once (http/verification-json.ts).
+  // A changed key is a new record (the cache is invalidated), so it gets a new answer.
+  const validAnswers = new WeakMap<KeyRecord, Verification>();
+  function plainValid(record: KeyRecord): Verification {
+    let valid = validAnswers.get(record);
+    if (valid === undefined) {
+      valid = {
+        valid: true,
+        code: "VALID",
+        keyId: record.id,
+        wallet: record.wallet,
+        expiresAt: record.expiresAt,
+        ratelimit: null,
+        permissions: record.permissions,
+        credits: null,
+        meta: record.meta,
+      };
+      validAnswers.set(record, Object.freeze(valid));
+    }
+    return valid;
   }
 
   function notFound(): Verification {
@@ -307,7 +331,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
 
   return {
     verify(key, options, deadline) {
-      if (!isWellFormed(key)) return notFound();
+      // The cache first, the format and checksum only on a miss: only a key that passed them is
+      // ever loaded, so every cached hash (known or unknown) is a well-formed key's, and a cached
+      // key's checks would only repeat (about a µs a verification). A malformed key misses the
+      // cache and is refused below exactly as before, its lookup not counted.
       const hash = hashKey(key);
       const cached = cache.get(hash);
       if (cached === null) {
@@ -318,6 +345,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         metrics.cacheLookup("hit");
         return decide(cached, options, deadline);
       }
+      if (!isWellFormed(key)) return notFound();
       metrics.cacheLookup("miss");
       return load(hash).then(
         (record) => (record === null ? notFound() : decide(record, options, deadline)),

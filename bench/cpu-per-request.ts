@@ -1,0 +1,195 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { freePort, type ServerChild, startChild } from "./lib/child.js";
+import { createDatabaseFactory } from "./lib/databases.js";
+import { createKey, signIn } from "./lib/keyport.js";
+import { startBenchServer } from "./lib/servers.js";
+
+// `npx tsx bench/cpu-per-request.ts [--requests 20000] [--rounds 3] [--db pglite|postgres]
+// [--entry dist/main.js] [--against <entry>] [--only REST|tRPC|bare] [--cpu-prof <dir>]`, after `pnpm -r build`.
+// CPU time a server process spends per request (utime + stime from /proc/<pid>/stat over a fixed
+// number of keep-alive requests), for bare `node:http` answering a verification-shaped constant
+// and for Keyport verifying one cached plain key over REST and over tRPC. A throughput ratio
+// swings with whatever else runs on a shared machine; a process's CPU per request barely does, so
+// this is the figure to compare changes of a few µs by. `--against` names a second build of the
+// server (an entry under packages/server, e.g. a copy of dist/ taken before a change) measured in
+// the same rounds. Each contestant runs in its own child; the load comes from this process.
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: "string", default: "20000" },
+    warmup: { type: "string", default: "4000" },
+    rounds: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    db: { type: "string", default: "pglite" },
+    postgres: {
+      type: "string",
+      default: process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
+    entry: { type: "string", default: "dist/main.js" },
+    against: { type: "string" },
+    "cpu-prof": { type: "string" },
+    only: { type: "string" },
+  },
+});
+
+const REQUESTS = Number(values.requests);
+const WARMUP = Number(values.warmup);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = Number(values.connections);
+const SERVER_DIR = fileURLToPath(new URL("../packages/server/", import.meta.url));
+// /proc/<pid>/stat counts in clock ticks of 1/100 s on Linux (USER_HZ).
+const TICK_US = 10_000;
+
+/**
+ * CPU time of `pid` so far, in µs: `main` is its main thread's (where JavaScript runs, from
+ * /proc/<pid>/schedstat in ns), `total` every thread's user + system time (in clock ticks).
+ */
+function cpuMicros(pid: number): { main: number; total: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const main = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1_000;
+  return { main, total: (Number(fields[11]) + Number(fields[12])) * TICK_US };
+}
+
+interface Contestant {
+  name: string;
+  pid: number;
+  url: string;
+  body: string;
+  /** Text every answer must contain. */
+  expect: string;
+}
+
+async function send(contestant: Contestant, amount: number): Promise<void> {
+  const result = await autocannon({
+    url: contestant.url,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 10,
+    requests: [{ method: "POST", headers: { "content-type": "application/json" }, body: contestant.body }],
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${contestant.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+}
+
+async function check(contestant: Contestant): Promise<void> {
+  const response = await fetch(contestant.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: contestant.body,
+  });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes(contestant.expect)) {
+    throw new Error(`${contestant.name} answered ${response.status}: ${text.slice(0, 200)}`);
+  }
+}
+
+async function startServer(entry: string, name: string, env: Record<string, string>): Promise<ServerChild> {
+  const port = await freePort();
+  return startChild({
+    name,
+    entry,
+    cwd: SERVER_DIR,
+    env: { PORT: String(port), LOG_LEVEL: "info", NONCE_RATE_LIMIT: "off", ...env },
+    port,
+    healthPath: "/healthz",
+    cpuProfDir: values["cpu-prof"],
+  });
+}
+
+const BARE = "bare node:http";
+const databases = createDatabaseFactory(values.postgres);
+const children: ServerChild[] = [];
+try {
+  const bare = await startBenchServer("bare-http", {
+    cpuProfDir: values["cpu-prof"],
+    logLevel: "info",
+    tree: undefined,
+  });
+  children.push(bare);
+  const contestants: Contestant[] = [
+    { name: BARE, pid: bare.pid, url: bare.url, body: '{"key":"x"}', expect: "VALID" },
+  ];
+  const entries = values.against === undefined ? [values.entry] : [values.entry, values.against];
+  for (const entry of entries) {
+    const database = await databases.create(values.db === "postgres" ? "postgres" : "pglite");
+    const env: Record<string, string> =
+      database.kind === "postgres"
+        ? { DATABASE_URL: database.url, WEBHOOKS_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") }
+        : { DATA_DIR: database.dir };
+    const server = await startServer(entry, `keyport-${entry.replace(/\W+/g, "-")}`, env);
+    children.push(server);
+    const session = await signIn(server.url);
+    const { secret } = await createKey(server.url, session, "cpu per request");
+    contestants.push(
+      {
+        name: `REST verify (${entry})`,
+        pid: server.pid,
+        url: `${server.url}/api-keys/verify`,
+        body: JSON.stringify({ key: secret }),
+        expect: '"VALID"',
+      },
+      {
+        name: `tRPC verify (${entry})`,
+        pid: server.pid,
+        url: `${server.url}/trpc/keys.verify`,
+        body: JSON.stringify({ json: { key: secret } }),
+        expect: '"VALID"',
+      },
+    );
+  }
+  if (values.only !== undefined) {
+    // e.g. `--only REST` with `--cpu-prof`: the server's profile then holds that load alone.
+    const only = values.only;
+    contestants.splice(0, contestants.length, ...contestants.filter((c) => c.name.startsWith(only)));
+  }
+  // Per contestant and round: µs a request of every thread and of the main thread, and the main
+  // thread's over bare node:http's in the same round (what a shared machine's load inflates, it
+  // inflates for both: the paired ratio is the steadier figure).
+  const figures = new Map<string, { total: number[]; main: number[]; ratio: number[] }>(
+    contestants.map((c) => [c.name, { total: [], main: [], ratio: [] }]),
+  );
+  for (const contestant of contestants) await check(contestant);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round starts with a different contestant, as the bench alternates.
+    const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
+    const mains = new Map<string, number>();
+    for (const contestant of order) {
+      if (contestant === undefined) continue;
+      await send(contestant, WARMUP);
+      const before = cpuMicros(contestant.pid);
+      await send(contestant, REQUESTS);
+      const after = cpuMicros(contestant.pid);
+      const figure = figures.get(contestant.name);
+      const main = (after.main - before.main) / REQUESTS;
+      mains.set(contestant.name, main);
+      figure?.total.push((after.total - before.total) / REQUESTS);
+      figure?.main.push(main);
+    }
+    const bareMain = mains.get(BARE);
+    for (const [name, main] of mains) {
+      if (bareMain !== undefined) figures.get(name)?.ratio.push(main / bareMain);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  const fixed = (x: number, digits = 1) => x.toFixed(digits).padStart(7);
+  process.stdout.write(
+    `CPU per request (${REQUESTS} requests, ${CONNECTIONS} connections, ${ROUNDS} rounds, ${values.db}), medians of rounds\n` +
+      `${"".padEnd(36)}  all threads µs  main thread µs  main / bare's\n`,
+  );
+  for (const [name, { total, main, ratio }] of figures) {
+    process.stdout.write(
+      `${name.padEnd(36)}  ${fixed(median(total))}         ${fixed(median(main))}         ${ratio.length > 0 ? fixed(median(ratio), 2) : "      -"}\n`,
+    );
+  }
+} finally {
+  for (const child of children.reverse()) await child.stop();
+  await databases.dropAll();
+}
