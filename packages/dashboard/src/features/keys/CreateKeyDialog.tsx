@@ -13,7 +13,7 @@ import type { FieldError } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { EMPTY_KEY_FIELDS } from "./key-fields";
 import { SecretReveal } from "./SecretReveal";
-import { useGuardedClose } from "./use-guarded-close";
+import { useGuardedClose } from "../../ui/use-guarded-close";
 
 /**
  * The "Create key" button and its dialog: name, optional rate limit, expiry, permissions, credits and

@@ -10,7 +10,7 @@ import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import type { ApiKey } from "./key-status";
 import { SecretReveal } from "./SecretReveal";
-import { useGuardedClose } from "./use-guarded-close";
+import { useGuardedClose } from "../../ui/use-guarded-close";
 
 const GRACE_PERIODS = [
   { seconds: 0, label: "None: the old key stops now" },
