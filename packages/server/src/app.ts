@@ -25,7 +25,9 @@ import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
+import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
+import { deleteOldWebhookMessages, webhookRetentionCutoff } from "./webhooks/retention.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -146,18 +148,30 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   server.on("clientError", answerClientError);
   // Nothing else ever deletes nonces and sessions that can no longer be used.
   const sweep = startExpirySweep({
-    sweep: () => {
+    sweep: async () => {
       const now = new Date();
       const days = env.EVENTS_RETENTION_DAYS;
       const eventsBefore = days === null ? null : new Date(now.getTime() - days * 86_400_000);
-      return sweepExpired(database.db, now, { eventsBefore });
+      const counts = await sweepExpired(database.db, now, { eventsBefore });
+      const webhookMessages = await deleteOldWebhookMessages(database.db, webhookRetentionCutoff(now, days));
+      return { ...counts, webhookMessages };
     },
     intervalMs: env.SWEEP_INTERVAL_MS,
     logger,
   });
+  // Every instance delivers the webhook outbox (docs/webhooks.md, "Delivery").
+  const webhookDispatcher = startWebhookDispatcher({
+    db: database.db,
+    query: rawQuery,
+    key: webhooksKey,
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+    logger,
+    metrics: metrics.webhooks,
+  });
   // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = [
     () => sweep.stop(),
+    () => webhookDispatcher.stop(),
     () => payments.stop(),
     ...verification.shutdownSteps.map((step) => step.run),
   ];

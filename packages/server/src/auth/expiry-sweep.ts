@@ -9,6 +9,8 @@ export interface SweepCounts {
   sessions: number;
   /** Audit events older than the retention (0 when events are kept forever). */
   events: number;
+  /** Webhook messages past their retention, with their deliveries (webhooks/retention.ts). */
+  webhookMessages?: number;
 }
 
 /** How much one sweep may delete. */
@@ -131,7 +133,12 @@ export function startExpirySweep({ sweep, intervalMs, logger }: ExpirySweepOptio
     timer = undefined;
     running = sweep().then(
       (counts) => {
-        if (counts.nonces > 0 || counts.sessions > 0 || counts.events > 0)
+        if (
+          counts.nonces > 0 ||
+          counts.sessions > 0 ||
+          counts.events > 0 ||
+          (counts.webhookMessages ?? 0) > 0
+        )
           logger.info(counts, "expired nonces, sessions and audit events deleted");
       },
       (error: unknown) => logger.warn({ err: errorSummary(error) }, "expired-row sweep failed; will retry"),

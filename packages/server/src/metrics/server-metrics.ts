@@ -8,6 +8,7 @@ import { createLeakMetrics, type LeakMetrics } from "./leaks.js";
 import { createPaymentMetrics, type PaymentMetrics } from "./payments.js";
 import { createUsageMetrics, type UsageMetrics } from "./usage.js";
 import { createVerifierMetrics, type VerifierMetrics } from "./verification.js";
+import { createWebhookMetrics, type WebhookMetrics } from "./webhooks.js";
 
 /** Seconds; from a cached verification (about 0.1 ms) to a slow database call. */
 const HTTP_BUCKETS = [
@@ -29,13 +30,14 @@ export interface ServerMetrics {
   credits: CreditsMetrics;
   payments: PaymentMetrics;
   leaks: LeakMetrics;
+  webhooks: WebhookMetrics;
   /** Points the key cache and usage buffer gauges at the app's instances. */
   watch(sources: WatchedSources): void;
 }
 
 /**
  * Creates a registry holding the process defaults (`collectDefaultMetrics`: CPU, memory, event
- * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal, leak report and database metrics.
+ * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal, leak report, webhook delivery and database metrics.
  * @example const metrics = createServerMetrics(database); await metrics.registry.metrics();
  */
 export function createServerMetrics(database: Database): ServerMetrics {
@@ -55,6 +57,7 @@ export function createServerMetrics(database: Database): ServerMetrics {
     credits: createCreditsMetrics(registry),
     payments: createPaymentMetrics(registry),
     leaks: createLeakMetrics(registry),
+    webhooks: createWebhookMetrics(registry, database),
     watch: (watched) => {
       sources = watched;
     },
