@@ -19,6 +19,7 @@ export function WebhookFormFields({
   attempt: number;
 }) {
   const base = useId();
+  // Each input's name is its label's text alone: the error and the hint describe it, they do not name it.
   const urlHint = useId();
   const errorId = (field: WebhookFieldName) => `${base}-${field}-error`;
   const errorOf = (field: WebhookFieldName) => errors.find((error) => error.field === field)?.message;
@@ -52,9 +53,10 @@ export function WebhookFormFields({
   return (
     <>
       <label className="field">
-        <span>Endpoint URL</span>
+        <span id={`${base}-url-label`}>Endpoint URL</span>
         <input
           id={`${base}-url`}
+          aria-labelledby={`${base}-url-label`}
           type="url"
           inputMode="url"
           autoComplete="off"
@@ -103,9 +105,10 @@ export function WebhookFormFields({
         {message("events")}
       </fieldset>
       <label className="field">
-        <span>Description (optional)</span>
+        <span id={`${base}-description-label`}>Description (optional)</span>
         <input
           id={`${base}-description`}
+          aria-labelledby={`${base}-description-label`}
           type="text"
           value={fields.description}
           onChange={(event) => onChange({ ...fields, description: event.currentTarget.value })}
