@@ -10,7 +10,7 @@ import { showToast } from "../../ui/toast";
 import { useGuardedClose } from "../../ui/use-guarded-close";
 import { WebhookFormFields } from "./WebhookFormFields";
 import { WebhookSecretReveal } from "./WebhookSecretReveal";
-import { EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldError, type WebhookFieldError } from "./webhook-form";
+import { EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldErrors, type WebhookFieldError } from "./webhook-form";
 
 /**
  * "Add endpoint" and its dialog: URL, events and description (errors beside their fields, the server's
@@ -29,7 +29,7 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
       },
       onError: (error) => {
-        setErrors([serverFieldError(error, describeError(error))]);
+        setErrors(serverFieldErrors(error, describeError(error)));
         setAttempt((count) => count + 1);
       },
     }),

@@ -12,7 +12,7 @@ import { WebhookFormFields } from "./WebhookFormFields";
 import {
   changedWebhookFields,
   parseWebhookForm,
-  serverFieldError,
+  serverFieldErrors,
   type WebhookFieldError,
   webhookFields,
 } from "./webhook-form";
@@ -33,7 +33,7 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
         showToast(`Endpoint ${saved.url} saved.`);
       },
       onError: (error) => {
-        setErrors([serverFieldError(error, describeError(error))]);
+        setErrors(serverFieldErrors(error, describeError(error)));
         setAttempt((count) => count + 1);
       },
     }),

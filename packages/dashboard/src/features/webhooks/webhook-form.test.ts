@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedWebhookFields, EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldError } from "./webhook-form";
+import { changedWebhookFields, EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldErrors } from "./webhook-form";
 import type { Webhook } from "./webhook-words";
 
 const webhook: Webhook = {
@@ -31,10 +31,26 @@ describe("the webhook form", () => {
   });
 
   it("puts the server's 400 under the field it names, and anything else on the form", () => {
-    const refused = { data: { httpStatus: 400 } };
-    expect(serverFieldError(refused, "url: must be an https URL").field).toBe("url");
-    expect(serverFieldError(refused, "description: too long").field).toBe("description");
-    expect(serverFieldError({ data: { httpStatus: 409 } }, "at most 10 endpoints").field).toBeNull();
+    const invalid = {
+      data: {
+        httpStatus: 400,
+        issues: [
+          { path: ["url"], message: "must be an https URL" },
+          { path: ["description"], message: "must be at most 200 characters" },
+        ],
+      },
+    };
+    expect(serverFieldErrors(invalid, "Input validation failed")).toEqual([
+      { field: "url", message: "The URL must be an https URL." },
+      { field: "description", message: "The description must be at most 200 characters." },
+    ]);
+    // The address policy's refusal: one message about the URL.
+    expect(serverFieldErrors({ data: { httpStatus: 400 } }, "url must not be a private address")).toEqual([
+      { field: "url", message: "The URL must not be a private address." },
+    ]);
+    expect(serverFieldErrors({ data: { httpStatus: 409 } }, "at most 10 endpoints")).toEqual([
+      { field: null, message: "at most 10 endpoints" },
+    ]);
   });
 
   it("sends only what an edit changed", () => {

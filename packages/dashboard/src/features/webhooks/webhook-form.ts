@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { errorStatus } from "../../lib/errors";
 import type { Webhook, WebhookEventType } from "./webhook-words";
 
@@ -35,7 +36,7 @@ export function webhookFields(webhook: Webhook): WebhookFields {
 /**
  * Turns the form into the input to send, or every error found, in the form's order. Only what the page
  * can tell alone is checked here (a URL at all, one event at least); whether the server accepts the
- * address (https, a public host) is its call, and its 400 lands under the URL field (see `serverFieldError`).
+ * address (https, a public host) is its call, and its 400 lands under the URL field (see `serverFieldErrors`).
  */
 export function parseWebhookForm(
   fields: WebhookFields,
@@ -53,17 +54,44 @@ export function parseWebhookForm(
   return { ok: true, input };
 }
 
+// A refused input's issues, as the server's error formatter sends them beside its one-sentence message
+// ("Input validation failed"): read by shape and validated, like lib/errors.ts reads a status.
+const withIssues = z.object({
+  data: z.object({
+    issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })),
+  }),
+});
+
+const FIELD_NAMES: Record<WebhookFieldName, string> = {
+  url: "The URL",
+  events: "The events",
+  description: "The description",
+};
+
+function fieldOf(name: unknown): WebhookFieldName | null {
+  return name === "url" || name === "events" || name === "description" ? name : null;
+}
+
 /**
- * Where a refused create or edit says why: the server's 400 names what it refused (nearly always the
- * URL: not https, a private address), so it sits under the field it is about; anything else is the
- * form's.
+ * Where a refused create or edit says why, beside the field it is about: a 400 of the input's schema
+ * names each field in its issues ("url": "must be an https URL"); the address policy's 400 is one
+ * message about the URL ("url must not be a private address"). Anything else (409, 5xx) is the form's.
  */
-export function serverFieldError(error: unknown, message: string): WebhookFieldError {
-  if (errorStatus(error) !== 400) return { field: null, message };
+export function serverFieldErrors(error: unknown, message: string): WebhookFieldError[] {
+  if (errorStatus(error) !== 400) return [{ field: null, message }];
+  const issues = withIssues.safeParse(error);
+  if (issues.success && issues.data.data.issues.length > 0) {
+    return issues.data.data.issues.map((issue) => {
+      const field = fieldOf(issue.path[0]);
+      return field === null
+        ? { field: null, message: issue.message }
+        : { field, message: `${FIELD_NAMES[field]} ${issue.message}.` };
+    });
+  }
   const lower = message.toLowerCase();
-  if (lower.includes("description")) return { field: "description", message };
-  if (lower.includes("event")) return { field: "events", message };
-  return { field: "url", message };
+  if (lower.startsWith("description")) return [{ field: "description", message }];
+  if (lower.startsWith("event")) return [{ field: "events", message }];
+  return [{ field: "url", message: lower.startsWith("url ") ? `The URL ${message.slice(4)}.` : message }];
 }
 
 /** The edit form's changes only: an unchanged field is not sent. Null when nothing changed. */
