@@ -129,6 +129,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       logger,
       payments.topUps,
       metrics.leaks,
+      webhooksKey,
       () => baseUrl,
     ),
   };

@@ -17,6 +17,7 @@ import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
 import type { KeyVerifier } from "./verify/verify.js";
+import type { WebhookService } from "./webhooks/webhook-service.js";
 
 /**
  * What procedures may use: the project's own service interfaces, never a database, driver or
@@ -37,6 +38,7 @@ export interface ProcedureServices {
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
   topUps: TopUpService;
+  webhooks: WebhookService;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */

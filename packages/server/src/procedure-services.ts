@@ -25,6 +25,7 @@ import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
+import { createWebhookService } from "./webhooks/webhook-service.js";
 
 /**
  * Builds the services procedures see, over the database and the verification services. `baseUrl`
@@ -39,6 +40,7 @@ export function createProcedureServices(
   logger: Logger,
   topUps: TopUpService,
   leakMetrics: LeakMetrics,
+  webhooksKey: Buffer,
   baseUrl: () => string | undefined = () => undefined,
 ): ProcedureServices {
   const { db } = database;
@@ -96,5 +98,6 @@ export function createProcedureServices(
     }),
     verifier: verification.verifier,
     topUps,
+    webhooks: createWebhookService({ db, key: webhooksKey, allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE }),
   };
 }

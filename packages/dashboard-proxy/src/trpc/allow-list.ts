@@ -49,6 +49,14 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "limits.get": FORWARDED,
   "limits.set": FORWARDED,
   "events.list": FORWARDED,
+  "webhooks.list": FORWARDED,
+  "webhooks.create": FORWARDED,
+  "webhooks.update": FORWARDED,
+  "webhooks.delete": FORWARDED,
+  "webhooks.rotateSecret": FORWARDED,
+  "webhooks.test": FORWARDED,
+  "webhooks.deliveries": FORWARDED,
+  "webhooks.redeliver": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

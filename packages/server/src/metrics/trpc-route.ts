@@ -24,6 +24,14 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "events.list": true,
   "limits.get": true,
   "limits.set": true,
+  "webhooks.list": true,
+  "webhooks.create": true,
+  "webhooks.update": true,
+  "webhooks.delete": true,
+  "webhooks.rotateSecret": true,
+  "webhooks.test": true,
+  "webhooks.deliveries": true,
+  "webhooks.redeliver": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

@@ -4,6 +4,7 @@ import { eventsRouter } from "./events.js";
 import { keysRouter } from "./keys.js";
 import { limitsRouter } from "./limits.js";
 import { usageRouter } from "./usage.js";
+import { webhooksRouter } from "./webhooks.js";
 
 /** Every procedure the server serves, over tRPC at /trpc and (those in routers/rest.ts) as REST. */
 export const appRouter = router({
@@ -12,6 +13,7 @@ export const appRouter = router({
   events: eventsRouter,
   limits: limitsRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -16,6 +16,13 @@ import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
 import { getWalletLimitsInput, setWalletLimitsInput } from "../schemas/wallet-limits.js";
+import {
+  createWebhookInput,
+  listWebhooksInput,
+  redeliverWebhookInput,
+  updateWebhookInput,
+  webhookInput,
+} from "../schemas/webhook.js";
 import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
@@ -24,6 +31,7 @@ import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
+import { webhooksHttp } from "./webhooks.js";
 
 /** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
 export interface RestRoute extends HttpPolicy {
@@ -74,4 +82,14 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
   restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),
   restRoute(limitsHttp.set, setWalletLimitsInput, (caller, input) => caller.limits.set(input)),
+  restRoute(webhooksHttp.list, listWebhooksInput, (caller, input) => caller.webhooks.list(input)),
+  restRoute(webhooksHttp.create, createWebhookInput, (caller, input) => caller.webhooks.create(input)),
+  restRoute(webhooksHttp.update, updateWebhookInput, (caller, input) => caller.webhooks.update(input)),
+  restRoute(webhooksHttp.delete, webhookInput, (caller, input) => caller.webhooks.delete(input)),
+  restRoute(webhooksHttp.rotateSecret, webhookInput, (caller, input) => caller.webhooks.rotateSecret(input)),
+  restRoute(webhooksHttp.test, webhookInput, (caller, input) => caller.webhooks.test(input)),
+  restRoute(webhooksHttp.deliveries, webhookInput, (caller, input) => caller.webhooks.deliveries(input)),
+  restRoute(webhooksHttp.redeliver, redeliverWebhookInput, (caller, input) =>
+    caller.webhooks.redeliver(input),
+  ),
 ];
