@@ -8,6 +8,8 @@ describe("the dashboard's first load", () => {
     expect(firstLoad.gzipKb).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
     // Vite names a lazy chunk after its module: the route files of these views must not load eagerly.
     const eager = firstLoad.files.map((file) => file.path);
-    expect(eager.filter((path) => /\/(usage|events|markets|coin|chat|webhooks?)-[\w-]+\.js$/.test(path))).toEqual([]);
+    expect(
+      eager.filter((path) => /\/(usage|events|markets|coin|chat|webhooks?)-[\w-]+\.js$/.test(path)),
+    ).toEqual([]);
   });
 });

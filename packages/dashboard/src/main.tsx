@@ -33,7 +33,9 @@ const SessionsRoute = lazy(() =>
 const WebhooksRoute = lazy(() =>
   import("./routes/webhooks").then((module) => ({ default: module.WebhooksRoute })),
 );
-const WebhookRoute = lazy(() => import("./routes/webhook").then((module) => ({ default: module.WebhookRoute })));
+const WebhookRoute = lazy(() =>
+  import("./routes/webhook").then((module) => ({ default: module.WebhookRoute })),
+);
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
 
 const KEY_PATH = /^\/keys\/([A-Za-z0-9_]{1,100})\/?$/;

@@ -10,7 +10,12 @@ import { showToast } from "../../ui/toast";
 import { useGuardedClose } from "../../ui/use-guarded-close";
 import { WebhookFormFields } from "./WebhookFormFields";
 import { WebhookSecretReveal } from "./WebhookSecretReveal";
-import { EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldErrors, type WebhookFieldError } from "./webhook-form";
+import {
+  EMPTY_WEBHOOK_FIELDS,
+  parseWebhookForm,
+  serverFieldErrors,
+  type WebhookFieldError,
+} from "./webhook-form";
 
 /**
  * "Add endpoint" and its dialog: URL, events and description (errors beside their fields, the server's

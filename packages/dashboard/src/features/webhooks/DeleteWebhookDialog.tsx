@@ -40,8 +40,8 @@ export function DeleteWebhookDialog({ wallet, webhook }: { wallet: string; webho
       </button>
       <Dialog open={open} onClose={close} title="Delete this endpoint?">
         <p>
-          <code>{webhook.url}</code> receives no more events, and its delivery log goes with it. This cannot be
-          undone.
+          <code>{webhook.url}</code> receives no more events, and its delivery log goes with it. This cannot
+          be undone.
         </p>
         <FormAlert error={remove.isError ? describeError(remove.error) : null} />
         <DialogActions

@@ -4,9 +4,14 @@ import { RelativeTime } from "../../ui/RelativeTime";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
 import { TableScroll } from "../../ui/TableScroll";
 import { useNow } from "../../ui/use-now";
-import { useDeliveries } from "./use-webhooks";
 import { useRedeliver } from "./use-webhook-actions";
-import { describeDeliveryStatus, describeEventType, type Webhook, type WebhookDelivery } from "./webhook-words";
+import { useDeliveries } from "./use-webhooks";
+import {
+  describeDeliveryStatus,
+  describeEventType,
+  type Webhook,
+  type WebhookDelivery,
+} from "./webhook-words";
 
 const STATUS_BADGES: Record<WebhookDelivery["status"], string> = {
   succeeded: "badge-active",
@@ -30,11 +35,16 @@ export function DeliveriesTable({ wallet, webhook }: { wallet: string; webhook: 
     <section aria-labelledby={titleId} className="key-section">
       <h2 id={titleId}>Deliveries</h2>
       {deliveries.isPending ? <Loading label="Loading deliveries…" /> : null}
-      {deliveries.isError ? <ErrorMessage error={deliveries.error} onRetry={() => deliveries.refetch()} /> : null}
+      {deliveries.isError ? (
+        <ErrorMessage error={deliveries.error} onRetry={() => deliveries.refetch()} />
+      ) : null}
       {redeliver.isError ? <ErrorMessage error={redeliver.error} /> : null}
       {deliveries.isSuccess && list.length === 0 ? (
         <Empty>
-          <p>No deliveries yet. Events this endpoint subscribes to show here as they are sent; "Send test event" sends one now.</p>
+          <p>
+            No deliveries yet. Events this endpoint subscribes to show here as they are sent; "Send test
+            event" sends one now.
+          </p>
         </Empty>
       ) : null}
       {list.length > 0 ? (
@@ -111,7 +121,11 @@ function DeliveryRow({
           )}
         </td>
         <td data-label="Duration">
-          {delivery.durationMs !== null ? `${formatCount(delivery.durationMs)} ms` : <span className="muted">–</span>}
+          {delivery.durationMs !== null ? (
+            `${formatCount(delivery.durationMs)} ms`
+          ) : (
+            <span className="muted">–</span>
+          )}
         </td>
         <td data-label="Created">
           <RelativeTime value={delivery.createdAt} now={now} empty="unknown" />

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
+import { WEBHOOK_EVENT_TYPES } from "@keyport/server/schemas";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebhookFormFields } from "./WebhookFormFields";
 import { EMPTY_WEBHOOK_FIELDS, type WebhookFieldError, type WebhookFields } from "./webhook-form";
-import { WEBHOOK_EVENT_TYPES } from "./webhook-words";
 
 afterEach(cleanup);
 
@@ -26,7 +26,8 @@ function Form({ errors = [], attempt = 0 }: { errors?: WebhookFieldError[]; atte
 describe("WebhookFormFields", () => {
   it("groups the events as Keys, Credits and Limits, and All events ticks and unticks every one", () => {
     render(<Form />);
-    for (const name of ["Keys", "Credits", "Limits"]) expect(screen.getByRole("group", { name })).toBeTruthy();
+    for (const name of ["Keys", "Credits", "Limits"])
+      expect(screen.getByRole("group", { name })).toBeTruthy();
     const credits = within(screen.getByRole("group", { name: "Credits" }));
     expect(credits.getAllByRole("checkbox")).toHaveLength(3);
 

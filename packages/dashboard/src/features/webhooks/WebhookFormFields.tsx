@@ -1,6 +1,12 @@
+import {
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from "@keyport/server/schemas";
 import { useEffect, useId } from "react";
 import type { WebhookFieldError, WebhookFieldName, WebhookFields } from "./webhook-form";
-import { describeEventType, EVENT_GROUPS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-words";
+import { describeEventType, EVENT_GROUPS } from "./webhook-words";
 
 /**
  * The inputs of the "Add endpoint" and "Edit" dialogs: the URL, the events (checkboxes grouped Keys,
@@ -59,6 +65,7 @@ export function WebhookFormFields({
           aria-labelledby={`${base}-url-label`}
           type="url"
           inputMode="url"
+          maxLength={MAX_WEBHOOK_URL_LENGTH}
           autoComplete="off"
           spellCheck={false}
           placeholder="https://example.com/webhooks/keyport"
@@ -110,6 +117,7 @@ export function WebhookFormFields({
           id={`${base}-description`}
           aria-labelledby={`${base}-description-label`}
           type="text"
+          maxLength={MAX_WEBHOOK_DESCRIPTION_LENGTH}
           value={fields.description}
           onChange={(event) => onChange({ ...fields, description: event.currentTarget.value })}
           aria-invalid={invalid("description") || undefined}

@@ -34,8 +34,7 @@ export function WebhookSecretReveal({
   return (
     <div className="secret">
       <p className="warning">
-        <strong>Copy this signing secret now.</strong> It will not be shown again; rotate it to get a new
-        one.
+        <strong>Copy this signing secret now.</strong> It will not be shown again; rotate it to get a new one.
       </p>
       <code className="secret-value">{secret}</code>
       {note !== undefined ? <p>{note}</p> : null}

@@ -17,6 +17,8 @@ export function useDeliveries(wallet: string, id: string) {
   return useQuery({
     ...trpc.webhooks.deliveries.queryOptions({ wallet, id }),
     refetchInterval: (query) =>
-      query.state.data?.deliveries.some((delivery) => delivery.status === "pending") ? PENDING_POLL_MS : false,
+      query.state.data?.deliveries.some((delivery) => delivery.status === "pending")
+        ? PENDING_POLL_MS
+        : false,
   });
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { changedWebhookFields, EMPTY_WEBHOOK_FIELDS, parseWebhookForm, serverFieldErrors } from "./webhook-form";
+import {
+  changedWebhookFields,
+  EMPTY_WEBHOOK_FIELDS,
+  parseWebhookForm,
+  serverFieldErrors,
+} from "./webhook-form";
 import type { Webhook } from "./webhook-words";
 
 const webhook: Webhook = {
@@ -26,7 +31,11 @@ describe("the webhook form", () => {
   it("refuses what is not a URL, and leaves the scheme to the server", () => {
     const notUrl = parseWebhookForm({ ...EMPTY_WEBHOOK_FIELDS, url: "not a url", events: ["key.created"] });
     expect(notUrl).toMatchObject({ ok: false, errors: [{ field: "url" }] });
-    const ftp = parseWebhookForm({ url: " ftp://example.com/x ", events: ["key.created"], description: "  " });
+    const ftp = parseWebhookForm({
+      url: " ftp://example.com/x ",
+      events: ["key.created"],
+      description: "  ",
+    });
     expect(ftp).toEqual({ ok: true, input: { url: "ftp://example.com/x", events: ["key.created"] } });
   });
 
@@ -57,7 +66,11 @@ describe("the webhook form", () => {
     const same = { url: webhook.url, events: ["key.revoked", "key.created"] as const };
     expect(changedWebhookFields(webhook, { ...same, events: [...same.events] })).toBeNull();
     expect(
-      changedWebhookFields(webhook, { url: "https://example.com/v2", events: ["key.created"], description: "ci" }),
+      changedWebhookFields(webhook, {
+        url: "https://example.com/v2",
+        events: ["key.created"],
+        description: "ci",
+      }),
     ).toEqual({ url: "https://example.com/v2", events: ["key.created"], description: "ci" });
   });
 });

@@ -1,6 +1,7 @@
+import type { WebhookEventType } from "@keyport/server/schemas";
 import { z } from "zod";
 import { errorStatus } from "../../lib/errors";
-import type { Webhook, WebhookEventType } from "./webhook-words";
+import type { Webhook } from "./webhook-words";
 
 /** The "Add endpoint" and "Edit" dialogs' inputs, as typed. */
 export interface WebhookFields {
@@ -102,7 +103,8 @@ export function changedWebhookFields(
   const changes: { url?: string; events?: WebhookEventType[]; description?: string } = {};
   if (input.url !== webhook.url) changes.url = input.url;
   const sameEvents =
-    input.events.length === webhook.events.length && input.events.every((event) => webhook.events.includes(event));
+    input.events.length === webhook.events.length &&
+    input.events.every((event) => webhook.events.includes(event));
   if (!sameEvents) changes.events = input.events;
   const description = input.description ?? "";
   if (description !== (webhook.description ?? "")) changes.description = description;

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from "@keyport/server/schemas";
 import { describe, expect, it } from "vitest";
 import {
   describeDeliveryStatus,
@@ -5,7 +6,6 @@ import {
   describeEventType,
   describeWebhookState,
   EVENT_GROUPS,
-  WEBHOOK_EVENT_TYPES,
   webhookCapNotice,
 } from "./webhook-words";
 

@@ -1,13 +1,11 @@
 import type { RouterOutputs } from "@keyport/server";
+import { MAX_WEBHOOKS_PER_WALLET, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@keyport/server/schemas";
 
 /** A webhook endpoint as `webhooks.list` returns it (never its secret). */
 export type Webhook = RouterOutputs["webhooks"]["list"]["webhooks"][number];
 
 /** One delivery of a message to an endpoint, as `webhooks.deliveries` returns it. */
 export type WebhookDelivery = RouterOutputs["webhooks"]["deliveries"]["deliveries"][number];
-
-/** An event type an endpoint may subscribe to. */
-export type WebhookEventType = Webhook["events"][number];
 
 // A Record over the server's event types: one added there fails this typecheck until it has words here.
 const EVENT_WORDS: Record<WebhookEventType, string> = {
@@ -23,11 +21,6 @@ const EVENT_WORDS: Record<WebhookEventType, string> = {
   "credits.topped_up": "Credits topped up",
   "limits.updated": "Wallet-wide limit changed",
 };
-
-/** Every subscribable event type, in the server's order (docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.keys(EVENT_WORDS).filter(
-  (type): type is WebhookEventType => type in EVENT_WORDS,
-);
 
 /** An event type in words ("Key created"); the test event is "Test event"; anything newer keeps its name. */
 export function describeEventType(type: string): string {
@@ -75,5 +68,5 @@ export function webhookCapNotice(count: number, cap: number): "near" | "full" | 
   return count >= cap - 1 ? "near" : null;
 }
 
-/** The most endpoints a wallet may have: the server's MAX_WEBHOOKS_PER_WALLET (an eleventh is 409). */
-export const MAX_WEBHOOKS = 10;
+/** The most endpoints a wallet may have: the server's own bound (an eleventh is 409). */
+export const MAX_WEBHOOKS = MAX_WEBHOOKS_PER_WALLET;
