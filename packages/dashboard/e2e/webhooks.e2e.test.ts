@@ -151,13 +151,13 @@ describe("webhooks: add an endpoint, test it, rotate, disable, enable, edit and 
     await closeSecret(reveal);
     await page.getByText("Secret rotated: the old secret keeps signing for 24 hours.").waitFor();
 
-    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByRole("button", { name: "Disable", exact: true }).click();
     await page.getByText(`Endpoint ${receiver.url} disabled`, { exact: false }).waitFor();
     const title = page.getByRole("heading", { level: 1 });
     await title.getByText("Disabled by you").waitFor();
     expect(await page.getByRole("button", { name: "Send test event" }).isDisabled()).toBe(true);
     await checkBothWidths(page);
-    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByRole("button", { name: "Enable", exact: true }).click();
     await page.getByText(`Endpoint ${receiver.url} enabled`, { exact: false }).waitFor();
     await title.getByText("Enabled").waitFor();
 
