@@ -56,6 +56,19 @@ const VIEWS: View[] = [
         .waitFor(),
   },
   {
+    name: "webhooks, none yet",
+    path: "/webhooks",
+    ready: (page) => page.getByText("No endpoints yet.").waitFor(),
+  },
+  {
+    name: "the add-endpoint dialog",
+    path: "/webhooks",
+    async ready(page) {
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await page.getByRole("dialog", { name: "Add endpoint" }).waitFor();
+    },
+  },
+  {
     name: "markets",
     path: "/markets",
     ready: (page) =>

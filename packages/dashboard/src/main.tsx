@@ -19,7 +19,7 @@ import { ErrorMessage, Loading } from "./ui/Status";
 import { Toaster } from "./ui/Toaster";
 import "./styles.css";
 
-// Keys is the first view; charts, activity, markets and chat load when first opened (the first-load budget).
+// Keys is the first view; charts, activity, sessions, webhooks, markets and chat load when first opened (the first-load budget).
 const UsageRoute = lazy(() => import("./routes/usage").then((module) => ({ default: module.UsageRoute })));
 const MarketsRoute = lazy(() =>
   import("./routes/markets").then((module) => ({ default: module.MarketsRoute })),
@@ -30,9 +30,16 @@ const KeyRoute = lazy(() => import("./routes/key").then((module) => ({ default: 
 const SessionsRoute = lazy(() =>
   import("./routes/sessions").then((module) => ({ default: module.SessionsRoute })),
 );
+const WebhooksRoute = lazy(() =>
+  import("./routes/webhooks").then((module) => ({ default: module.WebhooksRoute })),
+);
+const WebhookRoute = lazy(() =>
+  import("./routes/webhook").then((module) => ({ default: module.WebhookRoute })),
+);
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
 
 const KEY_PATH = /^\/keys\/([A-Za-z0-9_]{1,100})\/?$/;
+const WEBHOOK_PATH = /^\/webhooks\/([A-Za-z0-9_]{1,100})\/?$/;
 const COIN_PATH = /^\/markets\/([a-z0-9][a-z0-9._-]{0,99})\/?$/;
 
 function Routes({ wallet }: { wallet: string }) {
@@ -49,6 +56,9 @@ function Routes({ wallet }: { wallet: string }) {
   if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
   if (pathname === "/events") return <EventsRoute wallet={wallet} />;
   if (pathname === "/sessions") return <SessionsRoute />;
+  if (pathname === "/webhooks") return <WebhooksRoute wallet={wallet} />;
+  const webhook = WEBHOOK_PATH.exec(pathname);
+  if (webhook?.[1]) return <WebhookRoute wallet={wallet} id={webhook[1]} />;
   if (pathname === "/markets") return <MarketsRoute />;
   const coin = COIN_PATH.exec(pathname);
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;

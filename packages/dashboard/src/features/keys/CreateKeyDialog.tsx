@@ -8,12 +8,12 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useGuardedClose } from "../../ui/use-guarded-close";
 import { parseCreateKeyForm } from "./create-key-form";
 import type { FieldError } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { EMPTY_KEY_FIELDS } from "./key-fields";
 import { SecretReveal } from "./SecretReveal";
-import { useGuardedClose } from "./use-guarded-close";
 
 /**
  * The "Create key" button and its dialog: name, optional rate limit, expiry, permissions, credits and

@@ -8,9 +8,9 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useGuardedClose } from "../../ui/use-guarded-close";
 import type { ApiKey } from "./key-status";
 import { SecretReveal } from "./SecretReveal";
-import { useGuardedClose } from "./use-guarded-close";
 
 const GRACE_PERIODS = [
   { seconds: 0, label: "None: the old key stops now" },

@@ -10,6 +10,7 @@ const LINKS = [
   { to: "/usage", label: "Usage" },
   { to: "/events", label: "Activity" },
   { to: "/sessions", label: "Sessions" },
+  { to: "/webhooks", label: "Webhooks" },
   { to: "/markets", label: "Markets" },
   { to: "/chat", label: "Chat" },
 ] as const;

@@ -1,0 +1,108 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useResetSessionErrorOnReturn } from "../../lib/ended-session";
+import { describeError } from "../../lib/errors";
+import { trpc } from "../../lib/trpc";
+import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
+import { FormAlert } from "../../ui/FormAlert";
+import { showToast } from "../../ui/toast";
+import { useGuardedClose } from "../../ui/use-guarded-close";
+import { WebhookFormFields } from "./WebhookFormFields";
+import { WebhookSecretReveal } from "./WebhookSecretReveal";
+import {
+  EMPTY_WEBHOOK_FIELDS,
+  parseWebhookForm,
+  serverFieldErrors,
+  type WebhookFieldError,
+} from "./webhook-form";
+
+/**
+ * "Add endpoint" and its dialog: URL, events and description (errors beside their fields, the server's
+ * refusal under the URL), then the signing secret once; leaving it before a copy asks first.
+ */
+export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disabledBy?: string }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [fields, setFields] = useState(EMPTY_WEBHOOK_FIELDS);
+  const [errors, setErrors] = useState<WebhookFieldError[]>([]);
+  const [attempt, setAttempt] = useState(0);
+  const create = useMutation({
+    ...trpc.webhooks.create.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
+      },
+      onError: (error) => {
+        setErrors(serverFieldErrors(error, describeError(error)));
+        setAttempt((count) => count + 1);
+      },
+    }),
+    // The answer holds the secret: keep it no longer than the dialog shows it.
+    gcTime: 0,
+  });
+  useResetSessionErrorOnReturn(create.error, create.reset);
+  const guard = useGuardedClose(close);
+
+  function close() {
+    // The toast comes once the modal is gone: while it is open the rest of the page is inert.
+    if (create.data) showToast(`Endpoint ${create.data.webhook.url} added.`);
+    setOpen(false);
+    setFields(EMPTY_WEBHOOK_FIELDS);
+    setErrors([]);
+    setAttempt(0);
+    create.reset();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = parseWebhookForm(fields);
+    setAttempt((count) => count + 1);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      return;
+    }
+    setErrors([]);
+    create.mutate({ wallet, ...parsed.input });
+  }
+
+  const fieldErrors = errors.filter((error) => error.field !== null);
+  const formError = errors.find((error) => error.field === null)?.message ?? null;
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={disabledBy !== undefined}
+        aria-describedby={disabledBy}
+        onClick={() => setOpen(true)}
+      >
+        Add endpoint
+      </button>
+      <Dialog
+        open={open}
+        onClose={create.data ? guard.request : close}
+        closeOnBackdrop={create.data !== undefined}
+        title={create.data ? "Your endpoint's signing secret" : "Add endpoint"}
+      >
+        {create.data ? (
+          <WebhookSecretReveal
+            secret={create.data.secret}
+            onDone={guard.request}
+            onCopied={guard.markCopied}
+            asking={guard.asking}
+            onStay={guard.cancel}
+            onLeave={guard.confirm}
+          />
+        ) : (
+          <form onSubmit={submit} className="form" noValidate>
+            <WebhookFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
+            <FormAlert error={formError} fieldErrors={fieldErrors.length} />
+            <DialogActions onCancel={close} confirmLabel="Add endpoint" busy={create.isPending} />
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}
