@@ -32,6 +32,15 @@ const VIEWS: View[] = [
     screenshot: "keys.png",
   },
   {
+    name: "a key's page",
+    path: "/keys",
+    async ready(page) {
+      await page.getByRole("link", { name: "production backend" }).click();
+      await page.getByRole("heading", { name: "Recent verifications" }).waitFor();
+    },
+    screenshot: "key-page.png",
+  },
+  {
     name: "the create-key dialog",
     path: "/keys",
     async ready(page) {
@@ -67,6 +76,7 @@ const VIEWS: View[] = [
       await page.getByRole("button", { name: "Add endpoint" }).click();
       await page.getByRole("dialog", { name: "Add endpoint" }).waitFor();
     },
+    screenshot: "webhooks.png",
   },
   {
     name: "markets",
