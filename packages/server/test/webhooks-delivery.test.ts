@@ -227,7 +227,7 @@ describeDatabases("webhook delivery", (target) => {
     expect(events[0]).toMatchObject({
       wallet: WALLET,
       keyId: null,
-      changes: { id, reason: "failing", url: hook.url },
+      changes: { webhookId: id, reason: "failing", url: hook.url },
     });
   });
 

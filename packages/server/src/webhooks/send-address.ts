@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isPublicAddress } from "./address-policy.js";
+import { resolvePublicAddresses } from "./target.js";
 
 /** One address a name resolved to. */
 export interface ResolvedAddress {
@@ -18,8 +18,9 @@ export type SendTarget = { ok: true; addresses: ResolvedAddress[] } | { ok: fals
 
 /**
  * The send-time check (docs/webhooks.md, "Which URLs"): the URL's host resolved once, here, and
- * refused when ANY address is not public (unless `allowPrivate`). The send then connects only to
- * these checked addresses, so a second DNS answer (rebinding) never reaches loopback or metadata.
+ * refused when ANY address is not public (unless `allowPrivate`), by the same judge create and PATCH
+ * use (target.ts). The send then connects only to these checked addresses, so a second DNS answer
+ * (rebinding) never reaches loopback or metadata.
  */
 export async function resolveSendTarget(
   url: URL,
@@ -29,21 +30,15 @@ export async function resolveSendTarget(
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
     return { ok: false, reason: "https required" };
   }
-  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-  const family = isIP(host);
-  let addresses: ResolvedAddress[];
-  if (family !== 0) {
-    addresses = [{ address: host, family }];
-  } else {
-    try {
-      addresses = await resolve(host);
-    } catch {
-      return { ok: false, reason: "host not found" };
-    }
+  if (allowPrivate) {
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    const family = isIP(host);
+    if (family !== 0) return { ok: true, addresses: [{ address: host, family }] };
+    const addresses = await resolve(host).catch(() => []);
+    return addresses.length === 0 ? { ok: false, reason: "host not found" } : { ok: true, addresses };
   }
-  if (addresses.length === 0) return { ok: false, reason: "host not found" };
-  if (!allowPrivate && !addresses.every((entry) => isPublicAddress(entry.address))) {
-    return { ok: false, reason: "address not allowed" };
-  }
-  return { ok: true, addresses };
+  const judged = await resolvePublicAddresses(url.hostname, resolve);
+  if (judged.kind === "unresolved") return { ok: false, reason: "host not found" };
+  if (judged.kind === "refused") return { ok: false, reason: "address not allowed" };
+  return { ok: true, addresses: judged.addresses.map((address) => ({ address, family: isIP(address) })) };
 }

@@ -74,7 +74,7 @@ export async function settleDelivery(
       keyId: null,
       action: "webhook.disabled",
       at,
-      changes: { id: delivery.webhook_id, reason: settlement.reason, url: endpoint.url },
+      changes: { webhookId: delivery.webhook_id, reason: settlement.reason, url: endpoint.url },
     });
   });
 }
