@@ -7,6 +7,7 @@ import type { LiveCredits } from "../credits/overlay-live.js";
 import { connectRedisCredits, type RedisCredits } from "../credits/redis-credits-services.js";
 import type { Database } from "../db/database.js";
 import type { RawQuery } from "../db/raw.js";
+import { createRawQuery } from "../db/raw.js";
 import type { Env } from "../env.js";
 import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
@@ -73,7 +74,8 @@ export async function createVerificationServices(
     rateLimiter = createMemoryRateLimiter();
   }
 
-  let credits: CreditsStore = createCreditsStore(rawQuery);
+  // The spend runs on every metered verification: prepared, it is planned once per connection.
+  let credits: CreditsStore = createCreditsStore(createRawQuery(database.driver, { prepare: true }));
   let balances: BalanceWriter = createDatabaseBalanceWriter();
   let liveCredits: LiveCredits | undefined;
   let redisCredits: RedisCredits | undefined;
