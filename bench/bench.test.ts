@@ -162,6 +162,45 @@ describe("pnpm bench smoke run of the verification rows judged against other row
   });
 });
 
+describe("pnpm bench smoke run of webhook-delivery (PostgreSQL)", () => {
+  let stdout: string;
+  let row: unknown;
+
+  beforeAll(async () => {
+    const run = await runBench([
+      "--quick",
+      "--only",
+      "webhook-delivery",
+      "--db",
+      "postgres",
+      "--duration",
+      "0.5",
+    ]);
+    stdout = run.stdout;
+    const results = field(run.results, "results");
+    row = Array.isArray(results) ? results[0] : undefined;
+  }, 180_000);
+
+  it("reports changes/s as the baseline, deliveries/s and their lag as the scenario, and whether it keeps up", () => {
+    expect(row).toMatchObject({
+      name: "webhook-delivery",
+      database: "postgres",
+      status: "measured",
+      scenario: { rps: expect.any(Number), p50: expect.any(Number), p99: expect.any(Number), failures: 0 },
+      baseline: { rps: expect.any(Number), failures: 0 },
+      ratio: expect.any(Number),
+      target: "reported: keeps up = ratio >= 0.95, drained < 2 s",
+      pass: null,
+      rssMb: expect.any(Number),
+    });
+    expect(field(field(row, "scenario"), "rps")).toBeGreaterThan(0);
+    expect(field(row, "note")).toMatch(
+      /deliveries at \d+\/s, lag p50 \d+ ms, p95 \d+ ms, max \d+ ms, backlog drained [\d.]+ s after the load, .*keeps up: (yes|no)/,
+    );
+    expect(stdout).toMatch(/^\| webhook-delivery \| postgres \| \d+ \| [\d.]+ \| [\d.]+ \| \d+ \|/m);
+  });
+});
+
 describe("bench building blocks", () => {
   it("takes the median of the rounds and nearest-rank percentiles", () => {
     expect(median([3, 1, 2])).toBe(2);

@@ -15,6 +15,7 @@ import type { ScenarioContext, ScenarioModule } from "./scenarios/types.js";
 import { usageScenarios } from "./scenarios/usage.js";
 import { verifyScenarios } from "./scenarios/verify.js";
 import { verifySdkScenarios } from "./scenarios/verify-sdk.js";
+import { webhookScenarios } from "./scenarios/webhooks.js";
 
 // `pnpm bench [-- --quick] [-- --only name]`: starts every server it needs as a child process on
 // 127.0.0.1, measures each scenario alternately with its baseline, prints a Markdown table and
@@ -27,6 +28,7 @@ const MODULES: readonly ScenarioModule[] = [
   usageScenarios,
   proxyScenarios,
   topUpScenarios,
+  webhookScenarios,
 ];
 
 async function main(): Promise<number> {
