@@ -76,7 +76,6 @@ const VIEWS: View[] = [
       await page.getByRole("button", { name: "Add endpoint" }).click();
       await page.getByRole("dialog", { name: "Add endpoint" }).waitFor();
     },
-    screenshot: "webhooks.png",
   },
   {
     name: "markets",
