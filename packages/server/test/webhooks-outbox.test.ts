@@ -65,4 +65,13 @@ describe("message ids", () => {
     const late = newMessageId(new Date("2026-01-01T00:00:00.001Z"));
     expect(early < late).toBe(true);
   });
+
+  it("count up within one millisecond, so events made together keep their order", async () => {
+    const { newMessageId } = await import("../src/webhooks/message-id.js");
+    const at = new Date("2026-01-01T00:00:00Z");
+    const ids = Array.from({ length: 50 }, () => newMessageId(at));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(50);
+    expect(ids.every((id) => /^msg_[0-9A-HJKMNP-TV-Z]{26}$/.test(id))).toBe(true);
+  });
 });
