@@ -7,7 +7,6 @@ import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
 import { INPUT_VALIDATION_FAILED, NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
 import { transformer } from "./trpc-transformer.js";
-import { wakeWebhooks } from "./webhooks/wake.js";
 
 /** What a 400 says when the input could not be decoded (bad JSON or superjson). */
 export const MALFORMED_INPUT = "The request input could not be decoded";
@@ -132,11 +131,7 @@ export async function requireSession(
  * A procedure that needs `Authorization: Bearer <session token>`; puts the session's wallet in
  * `ctx.wallet` and its end in `ctx.sessionExpiresAt`.
  */
-export const sessionProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = await requireSession(ctx);
-  const result = await next({ ctx: { ...ctx, ...session } });
-  // A wallet's change may have put a webhook event in the outbox (docs/webhooks.md): this process's
-  // dispatchers look now, after the commit, rather than at their next poll up to a second away.
-  if (type === "mutation" && result.ok) wakeWebhooks();
-  return result;
+  return next({ ctx: { ...ctx, ...session } });
 });
