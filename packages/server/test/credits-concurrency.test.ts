@@ -1,3 +1,4 @@
+import { clearOfWindowEdge } from "@keyport/test-support/clock";
 import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
@@ -12,6 +13,7 @@ const count = (answers: VerificationBody[], code: string) => answers.filter((a) 
 function exactCredits(apps: () => { a: TestServer; b: TestServer }, sharedWindows: boolean) {
   it("gives exactly 100 VALID for 1,000 concurrent verifications of a key with 100 credits, split over two instances", async () => {
     const { a, b } = apps();
+    await clearOfWindowEdge(86_400);
     const session = await signIn(a.baseUrl);
     const { key } = await createKeyOver(a.baseUrl, session.token, {
       name: "metered",

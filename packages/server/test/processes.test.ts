@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "@keyport/test-support/http";
+import { clearOfWindowEdge } from "@keyport/test-support/clock";
 import { signIn } from "@keyport/test-support/siwe";
 import { describe, expect, it } from "vitest";
 import { createPostgresTestDatabase, TEST_DATABASE_URL } from "./support/databases.js";
@@ -38,6 +39,7 @@ describe.runIf(TEST_DATABASE_URL)("two server processes on one PostgreSQL databa
 
       if (TEST_REDIS_URL) {
         // With REDIS_URL both processes share each key's window: still exactly the limit.
+        await clearOfWindowEdge(86_400);
         const limited = await createKeyOver(a.baseUrl, token, {
           name: "limited",
           rateLimit: { limit: 500, windowSeconds: 86_400 },
@@ -94,6 +96,7 @@ if (TEST_DATABASE_URL) {
 
 describe.each(backings)("usage across a SIGTERM and a restart ($name)", (backing) => {
   it("counts exactly the verifications that were answered before the process stopped", async () => {
+    await clearOfWindowEdge(86_400);
     const { env, cleanup } = await backing.open();
     // A long flush interval: what reaches the database is written by the flush on SIGTERM.
     const first = await spawnServer({ ...env, USAGE_FLUSH_INTERVAL_MS: "600000" });

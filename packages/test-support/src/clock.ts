@@ -25,3 +25,16 @@ export function useMovableDate(): MovableDate {
   });
   return { advance: (ms) => vi.setSystemTime(Date.now() + ms) };
 }
+
+/**
+ * Waits, when the current fixed window of `windowSeconds` ends within `marginMs`, until the next
+ * one has begun. Rate-limit windows are aligned to the epoch (a day's rolls over at 00:00 UTC), so
+ * a test that counts exactly within one window must not straddle its edge: a CI run at midnight
+ * found one that did. Reads `Date.now()`, so it also works under {@link useMovableDate}.
+ * @example await clearOfWindowEdge(86_400); // then create the key and count
+ */
+export async function clearOfWindowEdge(windowSeconds: number, marginMs = 30_000): Promise<void> {
+  const length = windowSeconds * 1000;
+  const left = length - (Date.now() % length);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
