@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { freePort } from "@keyport/test-support/port";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,15 +12,6 @@ import { warnAboutRedisDurability } from "../src/credits/redis-checks.js";
 
 const started: ChildProcess[] = [];
 const folders: string[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 /** A redis-server of this test's own with `args`, and a client on it. */
 async function startRedis(args: string[]): Promise<Redis> {

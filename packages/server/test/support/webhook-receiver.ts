@@ -31,12 +31,13 @@ export const answerStatus =
   };
 
 /**
- * Starts a receiver on 127.0.0.1:0 that reads each request, verifies it with `standardwebhooks`'
- * `Webhook.verify` under each of `secrets`, records it, and answers.
+ * Starts a receiver on 127.0.0.1:`port` (any free one by default) that reads each request, verifies
+ * it with `standardwebhooks`' `Webhook.verify` under each of `secrets`, records it, and answers.
  */
 export async function startWebhookReceiver(
   secrets: string[],
   fallback = answerStatus(204),
+  port = 0,
 ): Promise<WebhookReceiver> {
   let verifiers = secrets;
   const queue: ReceiverAnswer[] = [];
@@ -63,12 +64,12 @@ export async function startWebhookReceiver(
       (queue.shift() ?? fallback)(req, res, entry);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const address: AddressInfo | string | null = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const listening = typeof address === "object" && address !== null ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    port,
+    url: `http://127.0.0.1:${listening}/hooks`,
+    port: listening,
     received,
     answerNext: (...answers) => queue.push(...answers),
     setSecrets: (next) => {
