@@ -169,8 +169,8 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   });
   // Every instance delivers the webhook outbox (docs/webhooks.md, "Delivery").
   const webhookDispatcher = startWebhookDispatcher({
-    db: database.db,
-    query: rawQuery,
+    db: database.background.db,
+    query: createRawQuery(database.background.driver),
     key: webhooksKey,
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
     logger,

@@ -5,11 +5,13 @@ import { afterEach, beforeAll, expect, it } from "vitest";
 import { createRawQuery } from "../src/db/raw.js";
 import { keyEvents, webhookDeliveries, webhookMessages, webhooks } from "../src/db/schema/index.js";
 import { createWebhookMetrics, type WebhookMetrics } from "../src/metrics/webhooks.js";
+import { CLAIM_LEASE_MS, claimDueDeliveries } from "../src/webhooks/claim.js";
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from "../src/webhooks/dispatcher.js";
 import { enqueueWebhookSql } from "../src/webhooks/enqueue.js";
 import { deleteOldWebhookMessages } from "../src/webhooks/retention.js";
 import { encryptSecret, newWebhookSecret } from "../src/webhooks/secret.js";
 import { type ResolveHost, resolveSendTarget } from "../src/webhooks/send-address.js";
+import { createSuccessRecorder } from "../src/webhooks/settle-batch.js";
 import { type DatabaseTarget, describeDatabases } from "./support/databases.js";
 import {
   answerStatus,
@@ -292,6 +294,49 @@ describeDatabases("webhook delivery", (target) => {
     expect(row.lastResponse).toBe("a".repeat(1024));
     expect(row.lastDurationMs).toBeLessThan(5_000);
     await pollFor(() => closedEarly || undefined);
+  });
+
+  it("records 40 concurrent successes each with its own answer, however the answers are quoted", async () => {
+    // Successes are recorded many to a statement (settle-batch.ts): each row must still get its own
+    // status, answer and attempt, whatever characters the answer holds.
+    const tricky = (path: string) => `ok, "quoted" {braces} \\ back\\slash 'single' ünï ${path}`;
+    const hook = await receiver([], (req, res) => {
+      const status = 200 + Number(new URL(req.url ?? "/", "http://x").searchParams.get("n"));
+      res.writeHead(status, { "content-type": "text/plain" }).end(tricky(String(status)));
+    });
+    // Five 2xx statuses that carry a body (204 and 205 carry none).
+    for (const n of [0, 1, 2, 3, 6]) await addEndpoint(`${hook.url}?n=${n}`);
+    dispatch({ concurrency: 8 });
+    for (let i = 0; i < 8; i++) await enqueue(`key_${i}`);
+    const rows = await pollFor(async () => {
+      const all = await deliveries();
+      return all.length === 40 && all.every((r) => r.status === "succeeded") ? all : undefined;
+    });
+    const endpoints = await target.database.db.select().from(webhooks);
+    const statusOf = new Map(
+      endpoints.map((e) => [e.id, 200 + Number(new URL(e.url).searchParams.get("n"))]),
+    );
+    for (const row of rows) {
+      const status = statusOf.get(row.webhookId);
+      expect(row).toMatchObject({ attempts: 1, lastStatusCode: status, nextAttemptAt: null });
+      expect(row.lastResponse).toBe(tricky(String(status)));
+    }
+    expect(hook.received).toHaveLength(40);
+  });
+
+  it("drops a success answered after its claim's lease lapsed and the delivery was claimed again", async () => {
+    await addEndpoint("http://127.0.0.1:9/hooks");
+    await enqueue();
+    const query = createRawQuery(target.database.driver);
+    const [first] = await claimDueDeliveries(query, new Date(), 10);
+    // The lease lapses (its process looked dead) and another claim takes the delivery.
+    const [second] = await claimDueDeliveries(query, new Date(Date.now() + CLAIM_LEASE_MS + 1_000), 10);
+    if (first === undefined || second === undefined) throw new Error("not claimed twice");
+    const recorder = createSuccessRecorder(query);
+    await recorder.record(first, { statusCode: 200, durationMs: 5, response: "late" }, new Date());
+    expect(await onlyDelivery()).toMatchObject({ status: "pending", attempts: 2, lastResponse: null });
+    await recorder.record(second, { statusCode: 200, durationMs: 5, response: "ours" }, new Date());
+    expect(await onlyDelivery()).toMatchObject({ status: "succeeded", attempts: 2, lastResponse: "ours" });
   });
 
   it("refuses at send time a name that resolves to loopback on the second lookup", async () => {

@@ -26,6 +26,12 @@ export interface Database {
   db: Db;
   kind: Driver["kind"];
   driver: Driver;
+  /**
+   * Where background work (webhook delivery) runs its statements: on PostgreSQL, connections of its
+   * own, so a burst of requests that fills the pool's queue cannot hold deliveries back for seconds
+   * (docs/webhooks.md, "Delivery"); on PGlite, the one backend.
+   */
+  background: { db: Db; driver: Driver };
   /** Runs `select 1`; rejects when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -71,10 +77,12 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   const client = await PGlite.create({ dataDir: path, loadDataDir: template, ...pgliteOptions() });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  const driver: Driver = { kind: "pglite", client };
   return {
     db,
     kind: "pglite",
-    driver: { kind: "pglite", client },
+    driver,
+    background: { db, driver },
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -88,13 +96,15 @@ async function openPostgres(url: string): Promise<Database> {
   // Bounded waits, so with the database down a request fails over to 503 in seconds and service
   // resumes within about a second of it returning: postgres.js waits 30 s for a connect by
   // default, and its reconnect backoff grows with consecutive failures up to 20 s.
-  const client = postgres(url, {
-    max: 10,
+  const settings = {
     connect_timeout: 5,
     backoff: (attempts: number) => Math.min(0.05 * 2 ** attempts, 1),
     onnotice: () => {},
-  });
+  };
+  const client = postgres(url, { ...settings, max: 10 });
   const db = drizzlePostgres(client, { schema });
+  // Opened on first use (postgres.js connects lazily): two connections for background work.
+  const backgroundClient = postgres(url, { ...settings, max: 2 });
   const lock = await client.reserve();
   try {
     await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
@@ -107,11 +117,15 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: "postgres",
     driver: { kind: "postgres", client },
+    background: {
+      db: drizzlePostgres(backgroundClient, { schema }),
+      driver: { kind: "postgres", client: backgroundClient },
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },
     close: async () => {
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);
     },
   };
 }

@@ -29,25 +29,18 @@ const attemptColumns = (result: AttemptResult, at: Date) => ({
 });
 
 /**
- * Records an attempt and its settlement. Disabling is one transaction: the delivery fails, the
- * endpoint is disabled with its reason, and the wallet's audit trail gets `webhook.disabled`
- * (once, by whichever delivery disabled it).
+ * Records a failed attempt and its settlement (a success is recorded by settle-batch.ts). Disabling
+ * is one transaction: the delivery fails, the endpoint is disabled with its reason, and the
+ * wallet's audit trail gets `webhook.disabled` (once, by whichever delivery disabled it).
  */
 export async function settleDelivery(
   db: Db,
   delivery: ClaimedDelivery,
   result: AttemptResult,
   at: Date,
-  settlement: Settlement,
+  settlement: Exclude<Settlement, { kind: "succeeded" }>,
 ): Promise<void> {
   const attempt = attemptColumns(result, at);
-  if (settlement.kind === "succeeded") {
-    await db
-      .update(webhookDeliveries)
-      .set({ ...attempt, status: "succeeded", nextAttemptAt: null })
-      .where(ours(delivery));
-    return;
-  }
   if (settlement.kind === "retry") {
     await db
       .update(webhookDeliveries)
