@@ -50,8 +50,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a balance and journals the spend in its shard's stream, which the drainer (credits/drainer.ts)
  * applies to PostgreSQL. Spends and reads of one balance asked while its script call is in flight
  * wait, and then go together in the next call (spend-lanes.ts), each answered as if alone. A
- * balance not in Redis is loaded from PostgreSQL minus the undrained spends. Any Redis failure, or a balance fenced for longer than `fenceWaitMs`, throws the
- * "unavailable" error (503): a metered key fails closed.
+ * balance not in Redis is loaded from PostgreSQL minus the undrained spends. Any Redis failure, or
+ * a balance fenced for longer than `fenceWaitMs`, throws the "unavailable" error (503) to every
+ * caller of the batch: a metered key fails closed.
  * @example const credits = createRedisCreditsStore(redis, rawQuery, { layout: createCreditsLayout(prefix) });
  */
 export function createRedisCreditsStore(
