@@ -65,6 +65,22 @@ const command = fc.oneof(
     }),
   },
   {
+    // One store's spends and reads asked in one tick, some at later times: one script call after the first.
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("batch" as const),
+      store: fc.integer({ min: 0, max: 1 }),
+      ops: fc.array(
+        fc.record({
+          read: fc.boolean(),
+          cost: fc.integer({ min: 0, max: 5 }),
+          hours: fc.integer({ min: 0, max: 30 }),
+        }),
+        { minLength: 2, maxLength: 8 },
+      ),
+    }),
+  },
+  {
     weight: 8,
     arbitrary: fc.record({
       kind: fc.constant("spend" as const),
@@ -114,7 +130,7 @@ const command = fc.oneof(
 describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis against a model of the balance", () => {
   const world = useCreditsWorld(TEST_DATABASE_URL ?? "", TEST_REDIS_URL ?? "");
 
-  it("admits a spend exactly when the model holds its cost, both pools, through refills, top-ups, changes, drains and crashes", async () => {
+  it("admits a spend exactly when the model holds its cost, both pools, through batches, refills, top-ups, changes, drains and crashes", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: 20 }),
@@ -163,6 +179,32 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis against a 
                     purchased: answer?.purchased ?? 0,
                   }));
                 expect(left.sort((x, y) => y.remaining - x.remaining)).toEqual(expected);
+                break;
+              }
+              case "batch": {
+                // Answered in the order asked, each at its own time, as if alone. A spend of 0
+                // reads: it applies no refill. Time moves on to the latest operation's.
+                const store = stores[step.store];
+                const answers = await Promise.all(
+                  step.ops.map((op) => {
+                    const at = now + op.hours * HOUR;
+                    return op.read ? store?.read(id, op.cost, at) : store?.spend(id, op.cost, at);
+                  }),
+                );
+                for (const [i, op] of step.ops.entries()) {
+                  const at = now + op.hours * HOUR;
+                  if (op.read || op.cost === 0) {
+                    const seen = { ...model };
+                    refillDue(seen, at);
+                    const holds = seen.balance + seen.purchased >= op.cost;
+                    expect(answers[i]).toMatchObject({ ok: holds, ...shownBy(seen) });
+                  } else {
+                    refillDue(model, at);
+                    const admitted = spendModel(model, op.cost);
+                    expect(answers[i]).toMatchObject({ ok: admitted, ...shownBy(model) });
+                  }
+                }
+                now += Math.max(...step.ops.map((op) => op.hours)) * HOUR;
                 break;
               }
               case "clock":

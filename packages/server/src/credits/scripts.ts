@@ -5,18 +5,14 @@ import { defineScript } from "@keyport/node-edge";
 // refilledAt (epoch ms, -1: never), top (credits of the last top-up, 0: none) and x ("1" once
 // credits.exhausted was sent since the balance last rose). Journal entries hold c (credits id), n
 // (spent from the allowance), p (spent from the purchased credits, absent when 0), v (version spent
-// against), r (the refill period this spend applied first, when it did), and for a credit event
+// against): one spend's, or the sums of consecutive spends of one script call (spend-script.ts);
+// r (the refill period this spend applied first, when it did), and for a credit event
 // (docs/webhooks.md#credit-events) e ("low" | "exhausted"), k (the key), m (10 × the low threshold),
 // a, b, t (allowance, purchased and refilledAt after the spend). Lua numbers are doubles: balances stay
 // below 2^53 (key_credits_total_check), where they are exact.
 
-/**
- * Replies of the spend script: [status, allowance, interval code (0 none, 1 daily, 2 monthly),
- * refilledAt (epoch ms after any refill due, -1: never), purchased].
- */
-export const SPEND_STATUS = { ok: 1, short: 2, busy: 3, cold: 4, stale: 5 } as const;
-
-const COMMON = `
+/** The Lua helpers every credits script shares: the balance hash, the cold-load state, the journal replay. */
+export const COMMON = `
 local function int(x) return string.format("%.0f", x) end
 local function idBefore(a, b)
   local am, as = string.match(a, "^(%d+)-(%d+)$")
@@ -59,89 +55,6 @@ local function install(key, st, ttl)
   redis.call("PEXPIRE", key, ttl)
 end
 `;
-
-/**
- * Spends or reads one balance, the allowance first and the rest of the cost from the purchased
- * credits. KEYS: balance, journal, fence, trimmed. ARGV: creditsId, cost, dayStartMs, monthStartMs,
- * mode ("spend" | "read"), idleTtlMs, keyId (the key spending; "" for none), then optionally the
- * cold-load state read from PostgreSQL: remaining, version, interval, amount, refilledAt, purchased,
- * top, x, appliedId. A spend that crosses the low threshold, or the first one refused since the
- * balance last rose, journals its credit event.
- */
-export const SPEND_SCRIPT = defineScript(`${COMMON}
-if redis.call("EXISTS", KEYS[3]) == 1 then return {3, 0, 0, 0, 0} end
-local st = fromHash(KEYS[1])
-if not st then
-  if #ARGV < 16 then return {4, 0, 0, 0, 0} end
-  st = fromArgs(8)
-  local applied = ARGV[16]
-  local trimmed = redis.call("GET", KEYS[4])
-  if trimmed and idBefore(applied, trimmed) then return {5, 0, 0, 0, 0} end
-  replay(st, KEYS[2], ARGV[1], applied)
-  install(KEYS[1], st, ARGV[6])
-end
-local code = 0
-local period = nil
-if st.interval == "daily" then code = 1; period = tonumber(ARGV[3]) end
-if st.interval == "monthly" then code = 2; period = tonumber(ARGV[4]) end
-local due = period ~= nil and st.refilledAt >= 0 and st.refilledAt < period
-local cost = tonumber(ARGV[2])
-if ARGV[5] == "read" then
-  local remaining, refilledAt = st.remaining, st.refilledAt
-  if due then remaining, refilledAt = st.amount, period end
-  if remaining + st.purchased >= cost then return {1, remaining, code, refilledAt, st.purchased} end
-  return {2, remaining, code, refilledAt, st.purchased}
-end
-if due then
-  st.remaining = st.amount
-  st.refilledAt = period
-  st.x = false
-end
-local before = st.remaining + st.purchased
-local ok = before >= cost
-local fromAllowance, fromPurchased = 0, 0
-if ok then
-  fromAllowance = math.min(cost, st.remaining)
-  fromPurchased = cost - fromAllowance
-  st.remaining = st.remaining - fromAllowance
-  st.purchased = st.purchased - fromPurchased
-end
-local mark = st.top
-if st.interval ~= "" and st.amount > mark then mark = st.amount end
--- Without a key (a caller that names none) there is no event to send, and the flag stays.
-local event = nil
-local keyed = ARGV[7] ~= ""
-if keyed and ok and (before - cost) * 10 < mark and before * 10 >= mark then event = "low" end
-if keyed and not ok and not st.x then
-  event = "exhausted"
-  st.x = true
-end
-if ok or due or event then
-  local fields = { "remaining", int(st.remaining), "purchased", int(st.purchased), "refilledAt", int(st.refilledAt) }
-  if due or event == "exhausted" then
-    fields[#fields + 1] = "x"
-    fields[#fields + 1] = st.x and "1" or "0"
-  end
-  redis.call("HSET", KEYS[1], unpack(fields))
-  local entry = { "c", ARGV[1], "n", int(fromAllowance), "v", st.version }
-  if fromPurchased > 0 then
-    entry[#entry + 1] = "p"
-    entry[#entry + 1] = int(fromPurchased)
-  end
-  if due then
-    entry[#entry + 1] = "r"
-    entry[#entry + 1] = int(period)
-  end
-  if event then
-    local marker = { "e", event, "k", ARGV[7], "m", int(mark), "a", int(st.remaining), "b", int(st.purchased), "t", int(st.refilledAt) }
-    for _, v in ipairs(marker) do entry[#entry + 1] = v end
-  end
-  redis.call("XADD", KEYS[2], "*", unpack(entry))
-end
-redis.call("PEXPIRE", KEYS[1], ARGV[6])
-if ok then return {1, st.remaining, code, st.refilledAt, st.purchased} end
-return {2, st.remaining, code, st.refilledAt, st.purchased}
-`);
 
 /**
  * Fences a balance for an administrative change. KEYS: balance, journal, fence. ARGV: creditsId,

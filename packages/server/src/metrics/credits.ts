@@ -16,12 +16,12 @@ export function createCreditsMetrics(registry: Registry): CreditsMetrics {
   let pending: (() => Promise<number>) | undefined;
   const drained = new Counter({
     name: "keyport_credits_drained_total",
-    help: "Credit spends applied from the Redis journal to PostgreSQL by this instance's drainer",
+    help: "Redis credits journal entries (one spend, or consecutive spends of one script call) applied to PostgreSQL by this instance's drainer",
     registers: [registry],
   });
   new Gauge({
     name: "keyport_credits_journal_entries",
-    help: "Credit spends in the Redis journal, not yet drained or not yet trimmed (0 without Redis)",
+    help: "Entries in the Redis credits journal, not yet drained or not yet trimmed (0 without Redis)",
     registers: [registry],
     async collect() {
       this.set(pending === undefined ? 0 : await pending().catch(() => 0));

@@ -3,7 +3,7 @@ import { type RedisServer, startRedisServer } from "@keyport/test-support/redis-
 import { signIn } from "@keyport/test-support/siwe";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SPEND_SCRIPT } from "../../src/credits/scripts.js";
+import { SPEND_SCRIPT } from "../../src/credits/spend-script.js";
 import { keyCredits } from "../../src/db/schema/index.js";
 import { describeDatabases } from "../support/databases.js";
 import { createKeyOver, type VerificationBody } from "../support/keys.js";
