@@ -77,15 +77,7 @@ export function CreateKeyDialog() {
         title={create.data ? "Your new key" : "Create key"}
       >
         {create.data ? (
-          <SecretReveal
-            secret={create.data.key}
-            onDone={guard.request}
-            exampleServerUrl={meta.serverUrl}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <SecretReveal secret={create.data.key} guard={guard} exampleServerUrl={meta.serverUrl} />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
             <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />

@@ -87,14 +87,7 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
         title={create.data ? "Your endpoint's signing secret" : "Add endpoint"}
       >
         {create.data ? (
-          <WebhookSecretReveal
-            secret={create.data.secret}
-            onDone={guard.request}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <WebhookSecretReveal secret={create.data.secret} guard={guard} />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
             <WebhookFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
