@@ -1,6 +1,7 @@
 import type { WebhookEventType } from "@keyport/server/schemas";
 import { z } from "zod";
 import { errorStatus } from "../../lib/errors";
+import type { FormError } from "../../ui/use-form-errors";
 import type { Webhook } from "./webhook-words";
 
 /** The "Add endpoint" and "Edit" dialogs' inputs, as typed. */
@@ -14,10 +15,7 @@ export interface WebhookFields {
 export type WebhookFieldName = "url" | "events" | "description";
 
 /** What is wrong, in words, and beside which input. */
-export interface WebhookFieldError {
-  field: WebhookFieldName | null;
-  message: string;
-}
+export type WebhookFieldError = FormError<WebhookFieldName>;
 
 /** What the form sends: `webhooks.create`'s fields without the wallet. */
 export interface WebhookFormInput {
