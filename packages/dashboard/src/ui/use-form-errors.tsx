@@ -6,20 +6,34 @@ export interface FormError<Field extends string> {
   message: string;
 }
 
+/** A form's checks: the input to send, or every error found, in the form's order. */
+export type ParsedForm<Input, Field extends string> =
+  | { ok: true; input: Input }
+  | { ok: false; errors: FormError<Field>[] };
+
 /** What {@link useFormErrors} gives a dialog, which hands it to its fields component as `form`. */
 export type FormErrors<Field extends string> = ReturnType<typeof useFormErrors<Field>>;
 
+/** The props of a form's fields component: the values, each change as the whole new set, and the errors. */
+export interface FormFieldsProps<Fields, Field extends string> {
+  fields: Fields;
+  onChange: (fields: Fields) => void;
+  /** The dialog's errors: each shown beside its input, focus on the first after a failed submit. */
+  form: FormErrors<Field>;
+}
+
 /**
- * A form's errors beside their fields. The dialog owns them: `show` puts a failed submit's errors (the
- * form's own checks, or a server's 400 mapped to fields) in place and moves focus to the first wrong
- * input, once per submit, never per keystroke; `clear` before sending, `reset` on close. The fields
- * component spreads `field(name, hint)` on each input (its id, its label, aria-invalid, and
- * aria-describedby naming the error, then the hint) and renders `message(name)` beside it; the input is
- * named by its label alone (`labelId(name)`), the error and the hint describe it.
+ * A form's errors beside their fields. The dialog owns them: `check` takes a submit's own checks (their
+ * errors shown, or none left and the input to send), `show` puts other errors in place (a server's 400
+ * mapped to fields, "Nothing changed."); either moves focus to the first wrong input, once per submit,
+ * never per keystroke. `reset` on close. The fields component spreads `field(name, hint)` on each input
+ * (its id, its label, aria-invalid, and aria-describedby naming the error, then the hint) and renders
+ * `message(name)` beside it; the input is named by its label alone (`labelId(name)`), the error and the
+ * hint describe it.
  *
  * @example
  * const form = useFormErrors<"url">();
- * // submit: if (!parsed.ok) return form.show(parsed.errors); form.clear(); mutate(parsed.input);
+ * // submit: const input = form.check(parseForm(fields)); if (input !== null) mutation.mutate(input);
  * <span id={form.labelId("url")}>URL</span>
  * <input {...form.field("url", hintId)} />
  * {form.message("url")}
@@ -39,6 +53,11 @@ export function useFormErrors<Field extends string>() {
       .filter((id) => id !== null)
       .join(" ") || undefined;
 
+  function show(next: readonly FormError<Field>[]): void {
+    setErrors(next);
+    setAttempt((count) => count + 1);
+  }
+
   const firstInvalid = errors.find((error) => error.field !== null)?.field ?? null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once per failed submit, not per keystroke
   useEffect(() => {
@@ -47,18 +66,21 @@ export function useFormErrors<Field extends string>() {
   }, [attempt]);
 
   return {
-    errors,
     /** The message about the form as a whole, if any. */
     formError: errors.find((error) => error.field === null)?.message ?? null,
     /** How many errors sit beside a field (FormAlert's count). */
     fieldErrorCount: errors.filter((error) => error.field !== null).length,
     /** A failed submit: shows `next` and moves focus to the first input among them. */
-    show: (next: readonly FormError<Field>[]) => {
-      setErrors(next);
-      setAttempt((count) => count + 1);
+    show,
+    /** A submit's own checks: shows their errors and answers null, or clears them and answers the input. */
+    check: <Input,>(parsed: ParsedForm<Input, Field>): Input | null => {
+      if (!parsed.ok) {
+        show(parsed.errors);
+        return null;
+      }
+      setErrors([]);
+      return parsed.input;
     },
-    /** A submit that passed the form's checks: no errors while it is sent. */
-    clear: () => setErrors([]),
     /** The dialog closed: nothing left for its next opening. */
     reset: () => {
       setErrors([]);

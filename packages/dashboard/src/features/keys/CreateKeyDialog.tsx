@@ -51,13 +51,8 @@ export function CreateKeyDialog() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseCreateKeyForm(fields, new Date());
-    if (!parsed.ok) {
-      form.show(parsed.errors);
-      return;
-    }
-    form.clear();
-    create.mutate(parsed.input);
+    const input = form.check(parseCreateKeyForm(fields, new Date()));
+    if (input !== null) create.mutate(input);
   }
 
   const error = form.formError ?? (create.isError ? describeError(create.error) : null);

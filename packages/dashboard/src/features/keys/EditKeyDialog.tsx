@@ -57,13 +57,8 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   function submit(event: FormEvent) {
     event.preventDefault();
     if (fields === null || initial === null) return;
-    const parsed = parseEditKeyForm(apiKey.id, fields, initial, new Date());
-    if (!parsed.ok) {
-      form.show(parsed.errors);
-      return;
-    }
-    form.clear();
-    update.mutate(parsed.input);
+    const input = form.check(parseEditKeyForm(apiKey.id, fields, initial, new Date()));
+    if (input !== null) update.mutate(input);
   }
 
   const error = form.formError ?? (update.isError ? describeError(update.error) : null);

@@ -1,6 +1,6 @@
 import { MAX_KEY_NAME_LENGTH, MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
 import { useId } from "react";
-import type { FormErrors } from "../../ui/use-form-errors";
+import type { FormFieldsProps } from "../../ui/use-form-errors";
 import type { KeyFieldName } from "./form-errors";
 import type { KeyFields, RefillChoice } from "./key-fields";
 
@@ -14,16 +14,7 @@ const REFILLS: { value: RefillChoice; label: string }[] = [
  * The inputs of the create and edit dialogs: name, rate limit, expiry, permissions, credits with their
  * refill, and metadata. The parent owns the values; each change hands back the whole new set.
  */
-export function KeyFormFields({
-  fields,
-  onChange,
-  form,
-}: {
-  fields: KeyFields;
-  onChange: (fields: KeyFields) => void;
-  /** The dialog's errors (ui/use-form-errors): each shown beside its input, focus on the first after a failed submit. */
-  form: FormErrors<KeyFieldName>;
-}) {
+export function KeyFormFields({ fields, onChange, form }: FormFieldsProps<KeyFields, KeyFieldName>) {
   const permissionsHint = useId();
   const creditsHint = useId();
   const metaHint = useId();

@@ -52,13 +52,8 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseWebhookForm(fields);
-    if (!parsed.ok) {
-      form.show(parsed.errors);
-      return;
-    }
-    form.clear();
-    create.mutate({ wallet, ...parsed.input });
+    const input = form.check(parseWebhookForm(fields));
+    if (input !== null) create.mutate({ wallet, ...input });
   }
 
   return (

@@ -45,17 +45,13 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseWebhookForm(fields);
-    if (!parsed.ok) {
-      form.show(parsed.errors);
-      return;
-    }
-    const changes = changedWebhookFields(webhook, parsed.input);
+    const input = form.check(parseWebhookForm(fields));
+    if (input === null) return;
+    const changes = changedWebhookFields(webhook, input);
     if (changes === null) {
       form.show([{ field: null, message: "Nothing changed." }]);
       return;
     }
-    form.clear();
     update.mutate({ wallet, id: webhook.id, ...changes });
   }
 

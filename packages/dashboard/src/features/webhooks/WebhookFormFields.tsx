@@ -5,7 +5,7 @@ import {
   type WebhookEventType,
 } from "@keyport/server/schemas";
 import { useId } from "react";
-import type { FormErrors } from "../../ui/use-form-errors";
+import type { FormFieldsProps } from "../../ui/use-form-errors";
 import type { WebhookFieldName, WebhookFields } from "./webhook-form";
 import { describeEventType, EVENT_GROUPS } from "./webhook-words";
 
@@ -18,11 +18,7 @@ export function WebhookFormFields({
   fields,
   onChange,
   form,
-}: {
-  fields: WebhookFields;
-  onChange: (fields: WebhookFields) => void;
-  form: FormErrors<WebhookFieldName>;
-}) {
+}: FormFieldsProps<WebhookFields, WebhookFieldName>) {
   // Each input's name is its label's text alone: the error and the hint describe it, they do not name it.
   const urlHint = useId();
 
