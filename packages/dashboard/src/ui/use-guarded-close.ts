@@ -1,5 +1,8 @@
 import { useState } from "react";
 
+/** What {@link useGuardedClose} hands a dialog that shows a secret once (ui/SecretOnce takes it whole). */
+export type GuardedClose = ReturnType<typeof useGuardedClose>;
+
 /**
  * Closing a dialog that shows a secret once: until the secret was copied, every way out (Escape, a click
  * outside, "Done") asks "Close without copying?" first. `close` runs once the user confirms (or at once

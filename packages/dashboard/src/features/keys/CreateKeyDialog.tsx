@@ -8,9 +8,10 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useFormErrors } from "../../ui/use-form-errors";
 import { useGuardedClose } from "../../ui/use-guarded-close";
 import { parseCreateKeyForm } from "./create-key-form";
-import type { FieldError } from "./form-errors";
+import type { KeyFieldName } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { EMPTY_KEY_FIELDS } from "./key-fields";
 import { SecretReveal } from "./SecretReveal";
@@ -24,8 +25,7 @@ export function CreateKeyDialog() {
   const meta = useMeta();
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(EMPTY_KEY_FIELDS);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [attempt, setAttempt] = useState(0);
+  const form = useFormErrors<KeyFieldName>();
   const create = useMutation({
     ...trpc.keys.create.mutationOptions({
       onSuccess: () => {
@@ -45,25 +45,17 @@ export function CreateKeyDialog() {
     if (create.data) showToast(`Key “${create.data.apiKey.name}” created.`);
     setOpen(false);
     setFields(EMPTY_KEY_FIELDS);
-    setErrors([]);
-    setAttempt(0);
+    form.reset();
     create.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseCreateKeyForm(fields, new Date());
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      setAttempt((count) => count + 1);
-      return;
-    }
-    setErrors([]);
-    create.mutate(parsed.input);
+    const input = form.check(parseCreateKeyForm(fields, new Date()));
+    if (input !== null) create.mutate(input);
   }
 
-  const formError = errors.find((error) => error.field === null)?.message;
-  const error = formError ?? (create.isError ? describeError(create.error) : null);
+  const error = form.formError ?? (create.isError ? describeError(create.error) : null);
 
   return (
     <>
@@ -77,19 +69,11 @@ export function CreateKeyDialog() {
         title={create.data ? "Your new key" : "Create key"}
       >
         {create.data ? (
-          <SecretReveal
-            secret={create.data.key}
-            onDone={guard.request}
-            exampleServerUrl={meta.serverUrl}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <SecretReveal secret={create.data.key} guard={guard} exampleServerUrl={meta.serverUrl} />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
-            <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-            <FormAlert error={error} fieldErrors={errors.length} />
+            <KeyFormFields fields={fields} onChange={setFields} form={form} />
+            <FormAlert error={error} fieldErrors={form.fieldErrorCount} />
             <DialogActions onCancel={close} confirmLabel="Create" busy={create.isPending} />
           </form>
         )}

@@ -7,8 +7,9 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useFormErrors } from "../../ui/use-form-errors";
 import { parseEditKeyForm } from "./edit-key-form";
-import type { FieldError } from "./form-errors";
+import type { KeyFieldName } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { type KeyFields, keyFieldsFrom } from "./key-fields";
 import type { ApiKey } from "./key-status";
@@ -24,8 +25,7 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   // What the key held when the dialog opened, and the form's values since.
   const [initial, setInitial] = useState<KeyFields | null>(null);
   const [fields, setFields] = useState<KeyFields | null>(null);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [attempt, setAttempt] = useState(0);
+  const form = useFormErrors<KeyFieldName>();
   const update = useMutation(
     trpc.keys.update.mutationOptions({
       onSuccess: (answer) => {
@@ -42,8 +42,7 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
     const current = keyFieldsFrom(apiKey);
     setInitial(current);
     setFields(current);
-    setErrors([]);
-    setAttempt(0);
+    form.reset();
     update.reset();
     setOpen(true);
   }
@@ -52,24 +51,17 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
     setOpen(false);
     setInitial(null);
     setFields(null);
-    setErrors([]);
+    form.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (fields === null || initial === null) return;
-    const parsed = parseEditKeyForm(apiKey.id, fields, initial, new Date());
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      setAttempt((count) => count + 1);
-      return;
-    }
-    setErrors([]);
-    update.mutate(parsed.input);
+    const input = form.check(parseEditKeyForm(apiKey.id, fields, initial, new Date()));
+    if (input !== null) update.mutate(input);
   }
 
-  const formError = errors.find((error) => error.field === null)?.message;
-  const error = formError ?? (update.isError ? describeError(update.error) : null);
+  const error = form.formError ?? (update.isError ? describeError(update.error) : null);
 
   return (
     <>
@@ -79,8 +71,8 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
       <Dialog open={open} onClose={close} title={`Edit “${apiKey.name}”`}>
         {fields === null ? null : (
           <form onSubmit={submit} className="form" noValidate>
-            <KeyFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-            <FormAlert error={error} fieldErrors={errors.length} />
+            <KeyFormFields fields={fields} onChange={setFields} form={form} />
+            <FormAlert error={error} fieldErrors={form.fieldErrorCount} />
             <DialogActions onCancel={close} confirmLabel="Save" busy={update.isPending} />
           </form>
         )}

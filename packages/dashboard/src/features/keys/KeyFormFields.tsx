@@ -1,6 +1,7 @@
 import { MAX_KEY_NAME_LENGTH, MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
-import { useEffect, useId } from "react";
-import type { FieldError, KeyFieldName } from "./form-errors";
+import { useId } from "react";
+import type { FormFieldsProps } from "../../ui/use-form-errors";
+import type { KeyFieldName } from "./form-errors";
 import type { KeyFields, RefillChoice } from "./key-fields";
 
 const REFILLS: { value: RefillChoice; label: string }[] = [
@@ -13,55 +14,11 @@ const REFILLS: { value: RefillChoice; label: string }[] = [
  * The inputs of the create and edit dialogs: name, rate limit, expiry, permissions, credits with their
  * refill, and metadata. The parent owns the values; each change hands back the whole new set.
  */
-export function KeyFormFields({
-  fields,
-  onChange,
-  errors = [],
-  attempt = 0,
-}: {
-  fields: KeyFields;
-  onChange: (fields: KeyFields) => void;
-  /** What is wrong, each shown beside its input (that input gets aria-invalid and points at it). */
-  errors?: readonly FieldError[];
-  /** Counts failed submits: each one moves focus to the first invalid input. */
-  attempt?: number;
-}) {
+export function KeyFormFields({ fields, onChange, form }: FormFieldsProps<KeyFields, KeyFieldName>) {
   const permissionsHint = useId();
   const creditsHint = useId();
   const metaHint = useId();
   const allowedIpsHint = useId();
-  const base = useId();
-  const inputId = (field: KeyFieldName) => `${base}-${field}`;
-  const errorId = (field: KeyFieldName) => `${base}-${field}-error`;
-  // The name is the label's text alone: the hint and the error describe the input, they do not name it.
-  const labelId = (field: KeyFieldName) => `${base}-${field}-label`;
-  const errorOf = (field: KeyFieldName) => errors.find((error) => error.field === field)?.message;
-  // aria-invalid, and aria-describedby naming the error (then any hint), for one input.
-  const describe = (field: KeyFieldName, hint?: string) => {
-    const invalid = errorOf(field) !== undefined;
-    const describedBy = [invalid ? errorId(field) : null, hint ?? null].filter((id) => id !== null).join(" ");
-    return {
-      id: inputId(field),
-      "aria-labelledby": labelId(field),
-      "aria-invalid": invalid || undefined,
-      "aria-describedby": describedBy === "" ? undefined : describedBy,
-    };
-  };
-  const message = (field: KeyFieldName) => {
-    const text = errorOf(field);
-    return text === undefined ? null : (
-      <small id={errorId(field)} className="field-error">
-        {text}
-      </small>
-    );
-  };
-
-  const firstInvalid = errors.find((error) => error.field !== null)?.field ?? null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once per failed submit, not per keystroke
-  useEffect(() => {
-    if (attempt === 0 || firstInvalid === null) return;
-    document.getElementById(`${base}-${firstInvalid}`)?.focus();
-  }, [attempt]);
   const set =
     (name: keyof KeyFields) =>
     (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) =>
@@ -70,33 +27,33 @@ export function KeyFormFields({
   return (
     <>
       <label className="field">
-        <span id={labelId("name")}>Name</span>
+        <span id={form.labelId("name")}>Name</span>
         <input
           type="text"
           required
           maxLength={MAX_KEY_NAME_LENGTH}
           value={fields.name}
           onChange={set("name")}
-          {...describe("name")}
+          {...form.field("name")}
         />
-        {message("name")}
+        {form.message("name")}
       </label>
       <fieldset className="field-group">
         <legend>Rate limit (optional)</legend>
         <label className="field">
-          <span id={labelId("limit")}>Requests</span>
+          <span id={form.labelId("limit")}>Requests</span>
           <input
             type="number"
             inputMode="numeric"
             min={1}
             value={fields.limit}
             onChange={set("limit")}
-            {...describe("limit")}
+            {...form.field("limit")}
           />
-          {message("limit")}
+          {form.message("limit")}
         </label>
         <label className="field">
-          <span id={labelId("windowSeconds")}>Per seconds</span>
+          <span id={form.labelId("windowSeconds")}>Per seconds</span>
           <input
             type="number"
             inputMode="numeric"
@@ -104,23 +61,23 @@ export function KeyFormFields({
             max={MAX_RATE_LIMIT_WINDOW_SECONDS}
             value={fields.windowSeconds}
             onChange={set("windowSeconds")}
-            {...describe("windowSeconds")}
+            {...form.field("windowSeconds")}
           />
-          {message("windowSeconds")}
+          {form.message("windowSeconds")}
         </label>
       </fieldset>
       <label className="field">
-        <span id={labelId("expiresAt")}>Expiry (optional)</span>
+        <span id={form.labelId("expiresAt")}>Expiry (optional)</span>
         <input
           type="datetime-local"
           value={fields.expiresAt}
           onChange={set("expiresAt")}
-          {...describe("expiresAt")}
+          {...form.field("expiresAt")}
         />
-        {message("expiresAt")}
+        {form.message("expiresAt")}
       </label>
       <label className="field">
-        <span id={labelId("permissions")}>Permissions (optional)</span>
+        <span id={form.labelId("permissions")}>Permissions (optional)</span>
         <input
           type="text"
           autoCapitalize="none"
@@ -128,9 +85,9 @@ export function KeyFormFields({
           spellCheck={false}
           value={fields.permissions}
           onChange={set("permissions")}
-          {...describe("permissions", permissionsHint)}
+          {...form.field("permissions", permissionsHint)}
         />
-        {message("permissions")}
+        {form.message("permissions")}
         <small id={permissionsHint} className="hint">
           Separated by commas, e.g. <code>prices:read, keys.*</code>. A trailing * grants everything that
           starts with what precedes it.
@@ -139,16 +96,16 @@ export function KeyFormFields({
       <fieldset className="field-group" aria-describedby={creditsHint}>
         <legend>Credits (optional)</legend>
         <label className="field">
-          <span id={labelId("creditsRemaining")}>Remaining</span>
+          <span id={form.labelId("creditsRemaining")}>Remaining</span>
           <input
             type="number"
             inputMode="numeric"
             min={0}
             value={fields.creditsRemaining}
             onChange={set("creditsRemaining")}
-            {...describe("creditsRemaining")}
+            {...form.field("creditsRemaining")}
           />
-          {message("creditsRemaining")}
+          {form.message("creditsRemaining")}
         </label>
         <label className="field">
           <span>Refill</span>
@@ -168,16 +125,16 @@ export function KeyFormFields({
         </label>
         {fields.refill === "none" ? null : (
           <label className="field">
-            <span id={labelId("refillAmount")}>Refill to</span>
+            <span id={form.labelId("refillAmount")}>Refill to</span>
             <input
               type="number"
               inputMode="numeric"
               min={1}
               value={fields.refillAmount}
               onChange={set("refillAmount")}
-              {...describe("refillAmount")}
+              {...form.field("refillAmount")}
             />
-            {message("refillAmount")}
+            {form.message("refillAmount")}
           </label>
         )}
         <small id={creditsHint} className="hint field-group-hint">
@@ -186,22 +143,22 @@ export function KeyFormFields({
         </small>
       </fieldset>
       <label className="field">
-        <span id={labelId("meta")}>Metadata (optional)</span>
+        <span id={form.labelId("meta")}>Metadata (optional)</span>
         <textarea
           rows={3}
           spellCheck={false}
           placeholder='{"customerId": "cus_123"}'
           value={fields.meta}
           onChange={set("meta")}
-          {...describe("meta", metaHint)}
+          {...form.field("meta", metaHint)}
         />
-        {message("meta")}
+        {form.message("meta")}
         <small id={metaHint} className="hint">
           A JSON object of at most 1 KiB, returned with every verification of this key.
         </small>
       </label>
       <label className="field">
-        <span id={labelId("allowedIps")}>Allowed IP addresses (optional)</span>
+        <span id={form.labelId("allowedIps")}>Allowed IP addresses (optional)</span>
         <textarea
           rows={3}
           spellCheck={false}
@@ -210,9 +167,9 @@ export function KeyFormFields({
           placeholder={"203.0.113.7\n10.0.0.0/8"}
           value={fields.allowedIps}
           onChange={set("allowedIps")}
-          {...describe("allowedIps", allowedIpsHint)}
+          {...form.field("allowedIps", allowedIpsHint)}
         />
-        {message("allowedIps")}
+        {form.message("allowedIps")}
         <small id={allowedIpsHint} className="hint">
           IPv4 or IPv6 addresses or CIDR blocks, one per line or separated by commas. Verifications from any
           other address are refused; empty allows any address.

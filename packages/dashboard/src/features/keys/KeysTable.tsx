@@ -49,8 +49,8 @@ export function KeysTable({
   const now = fixedNow ?? ticking;
   return (
     <TableScroll label="API keys">
-      {/* On a phone each row is a card (styles.css: .keys-table), so nothing scrolls sideways. */}
-      <table className="table keys-table">
+      {/* On a phone each row is a card (styles.css: .card-table), so nothing scrolls sideways. */}
+      <table className="table card-table keys-table">
         <thead>
           <tr>
             <th scope="col">Name, key start</th>

@@ -63,14 +63,7 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
         title={roll.data ? "Your new key" : `Roll “${apiKey.name}”`}
       >
         {roll.data ? (
-          <SecretReveal
-            secret={roll.data.key}
-            onDone={guard.request}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <SecretReveal secret={roll.data.key} guard={guard} />
         ) : (
           <form
             className="form"

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { useGuardedClose } from "../../ui/use-guarded-close";
 import { SecretReveal } from "./SecretReveal";
 import { usageExampleCall, usageExampleCode, usageExampleInstall } from "./usage-example";
 
@@ -8,9 +9,14 @@ afterEach(cleanup);
 
 const secret = "kp_0123456789abcdefghijABCDEFGHIJklmnopqr";
 
+function Revealed({ exampleServerUrl }: { exampleServerUrl?: string }) {
+  const guard = useGuardedClose(() => {});
+  return <SecretReveal secret={secret} guard={guard} exampleServerUrl={exampleServerUrl} />;
+}
+
 describe("SecretReveal", () => {
   it("shows the new key with an @keyport/verify example: code, install line and test call, each with its own copy button", () => {
-    render(<SecretReveal secret={secret} onDone={() => {}} exampleServerUrl="https://keys.example.com" />);
+    render(<Revealed exampleServerUrl="https://keys.example.com" />);
     const example = screen.getByRole("region", { name: "Use it with @keyport/verify" });
     const code = within(example).getByRole("region", { name: "Example code" });
     expect(code.textContent).toBe(usageExampleCode("https://keys.example.com"));
@@ -31,26 +37,19 @@ describe("SecretReveal", () => {
   });
 
   it("shows no example after a roll", () => {
-    render(<SecretReveal secret={secret} onDone={() => {}} />);
+    render(<Revealed />);
     expect(screen.queryByRole("region", { name: "Use it with @keyport/verify" })).toBeNull();
     expect(screen.getByText(secret)).toBeTruthy();
   });
 
-  it("asks before closing: Go back or Close without copying, in place of Done", () => {
-    const calls: string[] = [];
-    render(
-      <SecretReveal
-        secret={secret}
-        onDone={() => calls.push("done")}
-        asking
-        onStay={() => calls.push("stay")}
-        onLeave={() => calls.push("leave")}
-      />,
+  it("warns that Keyport keeps only the hash, and asks about the key before closing without a copy", () => {
+    render(<Revealed />);
+    expect(screen.getByText("Copy this key now.").parentElement?.textContent).toBe(
+      "Copy this key now. Keyport stores only its hash: it will not be shown again.",
     );
-    expect(screen.getByRole("group", { name: /Close without copying\?/ })).toBeTruthy();
-    expect(screen.queryByRole("button", { name: "Done" })).toBeNull();
-    fireEvent.click(screen.getByRole("button", { name: "Go back" }));
-    fireEvent.click(screen.getByRole("button", { name: "Close without copying" }));
-    expect(calls).toEqual(["stay", "leave"]);
+    fireEvent.click(screen.getByRole("button", { name: "Done" }));
+    expect(screen.getByRole("group", { name: /Close without copying\?/ }).textContent).toContain(
+      "The key cannot be shown again.",
+    );
   });
 });

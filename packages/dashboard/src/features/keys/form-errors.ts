@@ -1,17 +1,15 @@
 import { parseRateLimit } from "../../lib/rate-limit";
+import type { FormError, ParsedForm } from "../../ui/use-form-errors";
 import { type KeyFields, parseCredits } from "./key-fields";
 
 /** An input of the key form an error can sit beside. */
 export type KeyFieldName = Exclude<keyof KeyFields, "refill">;
 
-/** What is wrong, in words, and beside which input (null: the form as a whole, e.g. "Nothing changed."). */
-export interface FieldError {
-  field: KeyFieldName | null;
-  message: string;
-}
+/** What is wrong with the key form, in words, and beside which input (null: the form as a whole). */
+export type FieldError = FormError<KeyFieldName>;
 
 /** A key form parser's answer: the input to send, or every error found, in the form's order. */
-export type FormParsed<T> = { ok: true; input: T } | { ok: false; errors: FieldError[] };
+export type FormParsed<T> = ParsedForm<T, KeyFieldName>;
 
 /** Which of the two rate-limit inputs a failed rate limit points at: the count if it is wrong, else the window. */
 export function rateLimitField(fields: Pick<KeyFields, "limit" | "windowSeconds">): KeyFieldName {

@@ -47,8 +47,8 @@ export function SessionsView() {
       {sessions.isError ? <ErrorMessage error={sessions.error} onRetry={() => sessions.refetch()} /> : null}
       {list.length > 0 ? (
         <TableScroll label="Signed-in sessions">
-          {/* On a phone each row is a card (styles.css: .sessions-table), so nothing scrolls sideways. */}
-          <table className="table sessions-table" aria-labelledby="sessions-title">
+          {/* On a phone each row is a card (styles.css: .card-table), so nothing scrolls sideways. */}
+          <table className="table card-table sessions-table" aria-labelledby="sessions-title">
             <thead>
               <tr>
                 <th scope="col">Browser</th>

@@ -7,6 +7,7 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useFormErrors } from "../../ui/use-form-errors";
 import { useGuardedClose } from "../../ui/use-guarded-close";
 import { WebhookFormFields } from "./WebhookFormFields";
 import { WebhookSecretReveal } from "./WebhookSecretReveal";
@@ -14,7 +15,7 @@ import {
   EMPTY_WEBHOOK_FIELDS,
   parseWebhookForm,
   serverFieldErrors,
-  type WebhookFieldError,
+  type WebhookFieldName,
 } from "./webhook-form";
 
 /**
@@ -25,18 +26,14 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(EMPTY_WEBHOOK_FIELDS);
-  const [errors, setErrors] = useState<WebhookFieldError[]>([]);
-  const [attempt, setAttempt] = useState(0);
+  const form = useFormErrors<WebhookFieldName>();
   const create = useMutation({
     ...trpc.webhooks.create.mutationOptions({
       onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.pathKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error, describeError(error)));
-        setAttempt((count) => count + 1);
-      },
+      onError: (error) => form.show(serverFieldErrors(error, describeError(error))),
     }),
     // The answer holds the secret: keep it no longer than the dialog shows it.
     gcTime: 0,
@@ -49,25 +46,15 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
     if (create.data) showToast(`Endpoint ${create.data.webhook.url} added.`);
     setOpen(false);
     setFields(EMPTY_WEBHOOK_FIELDS);
-    setErrors([]);
-    setAttempt(0);
+    form.reset();
     create.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseWebhookForm(fields);
-    setAttempt((count) => count + 1);
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors([]);
-    create.mutate({ wallet, ...parsed.input });
+    const input = form.check(parseWebhookForm(fields));
+    if (input !== null) create.mutate({ wallet, ...input });
   }
-
-  const fieldErrors = errors.filter((error) => error.field !== null);
-  const formError = errors.find((error) => error.field === null)?.message ?? null;
 
   return (
     <>
@@ -87,18 +74,11 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
         title={create.data ? "Your endpoint's signing secret" : "Add endpoint"}
       >
         {create.data ? (
-          <WebhookSecretReveal
-            secret={create.data.secret}
-            onDone={guard.request}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <WebhookSecretReveal secret={create.data.secret} guard={guard} />
         ) : (
           <form onSubmit={submit} className="form" noValidate>
-            <WebhookFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-            <FormAlert error={formError} fieldErrors={fieldErrors.length} />
+            <WebhookFormFields fields={fields} onChange={setFields} form={form} />
+            <FormAlert error={form.formError} fieldErrors={form.fieldErrorCount} />
             <DialogActions onCancel={close} confirmLabel="Add endpoint" busy={create.isPending} />
           </form>
         )}

@@ -49,7 +49,7 @@ export function DeliveriesTable({ wallet, webhook }: { wallet: string; webhook: 
       ) : null}
       {list.length > 0 ? (
         <TableScroll label="Deliveries, newest first">
-          <table className="table deliveries-table" aria-labelledby={titleId}>
+          <table className="table card-table" aria-labelledby={titleId}>
             <thead>
               <tr>
                 <th scope="col">Event</th>

@@ -7,13 +7,14 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { useFormErrors } from "../../ui/use-form-errors";
 import { useRefreshWebhooks } from "./use-webhook-actions";
 import { WebhookFormFields } from "./WebhookFormFields";
 import {
   changedWebhookFields,
   parseWebhookForm,
   serverFieldErrors,
-  type WebhookFieldError,
+  type WebhookFieldName,
   webhookFields,
 } from "./webhook-form";
 import type { Webhook } from "./webhook-words";
@@ -23,8 +24,7 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
   const refresh = useRefreshWebhooks();
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(() => webhookFields(webhook));
-  const [errors, setErrors] = useState<WebhookFieldError[]>([]);
-  const [attempt, setAttempt] = useState(0);
+  const form = useFormErrors<WebhookFieldName>();
   const update = useMutation(
     trpc.webhooks.update.mutationOptions({
       onSuccess: async ({ webhook: saved }) => {
@@ -32,40 +32,28 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
         close();
         showToast(`Endpoint ${saved.url} saved.`);
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error, describeError(error)));
-        setAttempt((count) => count + 1);
-      },
+      onError: (error) => form.show(serverFieldErrors(error, describeError(error))),
     }),
   );
   useResetSessionErrorOnReturn(update.error, update.reset);
 
   function close() {
     setOpen(false);
-    setErrors([]);
-    setAttempt(0);
+    form.reset();
     update.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parseWebhookForm(fields);
-    setAttempt((count) => count + 1);
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      return;
-    }
-    const changes = changedWebhookFields(webhook, parsed.input);
+    const input = form.check(parseWebhookForm(fields));
+    if (input === null) return;
+    const changes = changedWebhookFields(webhook, input);
     if (changes === null) {
-      setErrors([{ field: null, message: "Nothing changed." }]);
+      form.show([{ field: null, message: "Nothing changed." }]);
       return;
     }
-    setErrors([]);
     update.mutate({ wallet, id: webhook.id, ...changes });
   }
-
-  const fieldErrors = errors.filter((error) => error.field !== null);
-  const formError = errors.find((error) => error.field === null)?.message ?? null;
 
   return (
     <>
@@ -82,8 +70,8 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
       </button>
       <Dialog open={open} onClose={close} title="Edit endpoint">
         <form onSubmit={submit} className="form" noValidate>
-          <WebhookFormFields fields={fields} onChange={setFields} errors={errors} attempt={attempt} />
-          <FormAlert error={formError} fieldErrors={fieldErrors.length} />
+          <WebhookFormFields fields={fields} onChange={setFields} form={form} />
+          <FormAlert error={form.formError} fieldErrors={form.fieldErrorCount} />
           <DialogActions onCancel={close} confirmLabel="Save" busy={update.isPending} />
         </form>
       </Dialog>

@@ -41,15 +41,7 @@ export function RotateSecretDialog({ wallet, webhook }: { wallet: string; webhoo
         title={rotate.data ? "Your endpoint's new signing secret" : "Rotate the signing secret?"}
       >
         {rotate.data ? (
-          <WebhookSecretReveal
-            secret={rotate.data.secret}
-            note={OLD_SECRET_NOTE}
-            onDone={guard.request}
-            onCopied={guard.markCopied}
-            asking={guard.asking}
-            onStay={guard.cancel}
-            onLeave={guard.confirm}
-          />
+          <WebhookSecretReveal secret={rotate.data.secret} note={OLD_SECRET_NOTE} guard={guard} />
         ) : (
           <>
             <p>A new secret signs every request from now on. {OLD_SECRET_NOTE}</p>

@@ -3,23 +3,34 @@ import { WEBHOOK_EVENT_TYPES } from "@keyport/server/schemas";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { useFormErrors } from "../../ui/use-form-errors";
 import { WebhookFormFields } from "./WebhookFormFields";
-import { EMPTY_WEBHOOK_FIELDS, type WebhookFieldError, type WebhookFields } from "./webhook-form";
+import {
+  EMPTY_WEBHOOK_FIELDS,
+  type WebhookFieldError,
+  type WebhookFieldName,
+  type WebhookFields,
+} from "./webhook-form";
 
 afterEach(cleanup);
 
 let latest: WebhookFields = EMPTY_WEBHOOK_FIELDS;
 
-function Form({ errors = [], attempt = 0 }: { errors?: WebhookFieldError[]; attempt?: number }) {
+/** The fields in a form whose every "Add" fails with `errors`. */
+function Form({ errors = [] }: { errors?: WebhookFieldError[] }) {
   const [fields, setFields] = useState(EMPTY_WEBHOOK_FIELDS);
+  const form = useFormErrors<WebhookFieldName>();
   latest = fields;
   return (
-    <WebhookFormFields
-      fields={fields}
-      onChange={(next) => setFields(next)}
-      errors={errors}
-      attempt={attempt}
-    />
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        form.show(errors);
+      }}
+    >
+      <WebhookFormFields fields={fields} onChange={(next) => setFields(next)} form={form} />
+      <button type="submit">Add</button>
+    </form>
   );
 }
 
@@ -45,8 +56,10 @@ describe("WebhookFormFields", () => {
   });
 
   it("marks the wrong URL, names its error and focuses it after a failed try", () => {
-    render(<Form errors={[{ field: "url", message: "url must be an https URL" }]} attempt={1} />);
+    render(<Form errors={[{ field: "url", message: "url must be an https URL" }]} />);
     const url = screen.getByRole("textbox", { name: "Endpoint URL" });
+    expect(url.getAttribute("aria-invalid")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Add" }));
     expect(url.getAttribute("aria-invalid")).toBe("true");
     const describedBy = (url.getAttribute("aria-describedby") ?? "").split(" ");
     const error = document.getElementById(describedBy[0] ?? "");

@@ -4,49 +4,23 @@ import {
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "@keyport/server/schemas";
-import { useEffect, useId } from "react";
-import type { WebhookFieldError, WebhookFieldName, WebhookFields } from "./webhook-form";
+import { useId } from "react";
+import type { FormFieldsProps } from "../../ui/use-form-errors";
+import type { WebhookFieldName, WebhookFields } from "./webhook-form";
 import { describeEventType, EVENT_GROUPS } from "./webhook-words";
 
 /**
  * The inputs of the "Add endpoint" and "Edit" dialogs: the URL, the events (checkboxes grouped Keys,
- * Credits, Limits, with "All events") and a description. Errors sit beside their inputs (aria-invalid,
- * aria-describedby), and each failed submit (`attempt`) moves focus to the first wrong one.
+ * Credits, Limits, with "All events") and a description. Errors sit beside their inputs (the dialog's
+ * `form`, ui/use-form-errors), and each failed submit moves focus to the first wrong one.
  */
 export function WebhookFormFields({
   fields,
   onChange,
-  errors,
-  attempt,
-}: {
-  fields: WebhookFields;
-  onChange: (fields: WebhookFields) => void;
-  errors: readonly WebhookFieldError[];
-  attempt: number;
-}) {
-  const base = useId();
+  form,
+}: FormFieldsProps<WebhookFields, WebhookFieldName>) {
   // Each input's name is its label's text alone: the error and the hint describe it, they do not name it.
   const urlHint = useId();
-  const errorId = (field: WebhookFieldName) => `${base}-${field}-error`;
-  const errorOf = (field: WebhookFieldName) => errors.find((error) => error.field === field)?.message;
-  const invalid = (field: WebhookFieldName) => errorOf(field) !== undefined;
-  const describedBy = (field: WebhookFieldName, hint?: string) =>
-    [invalid(field) ? errorId(field) : null, hint ?? null].filter((id) => id !== null).join(" ") || undefined;
-  const message = (field: WebhookFieldName) => {
-    const text = errorOf(field);
-    return text === undefined ? null : (
-      <small id={errorId(field)} className="field-error">
-        {text}
-      </small>
-    );
-  };
-
-  const firstInvalid = errors.find((error) => error.field !== null)?.field ?? null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once per failed submit, not per keystroke
-  useEffect(() => {
-    if (attempt === 0 || firstInvalid === null) return;
-    document.getElementById(`${base}-${firstInvalid}`)?.focus();
-  }, [attempt]);
 
   const all = WEBHOOK_EVENT_TYPES.every((event) => fields.events.includes(event));
   const toggle = (event: WebhookEventType, on: boolean) =>
@@ -59,10 +33,8 @@ export function WebhookFormFields({
   return (
     <>
       <label className="field">
-        <span id={`${base}-url-label`}>Endpoint URL</span>
+        <span id={form.labelId("url")}>Endpoint URL</span>
         <input
-          id={`${base}-url`}
-          aria-labelledby={`${base}-url-label`}
           type="url"
           inputMode="url"
           maxLength={MAX_WEBHOOK_URL_LENGTH}
@@ -71,19 +43,18 @@ export function WebhookFormFields({
           placeholder="https://example.com/webhooks/keyport"
           value={fields.url}
           onChange={(event) => onChange({ ...fields, url: event.currentTarget.value })}
-          aria-invalid={invalid("url") || undefined}
-          aria-describedby={describedBy("url", urlHint)}
+          {...form.field("url", urlHint)}
         />
-        {message("url")}
+        {form.message("url")}
         <small id={urlHint} className="hint">
           Keyport POSTs each event here as JSON, signed with the endpoint&apos;s secret.
         </small>
       </label>
-      <fieldset className="field-group webhook-events" aria-describedby={describedBy("events")}>
+      <fieldset className="field-group webhook-events" aria-describedby={form.describedBy("events")}>
         <legend>Events</legend>
         <label className="check">
           <input
-            id={`${base}-events`}
+            id={form.inputId("events")}
             type="checkbox"
             checked={all}
             onChange={(event) =>
@@ -109,21 +80,18 @@ export function WebhookFormFields({
             ))}
           </fieldset>
         ))}
-        {message("events")}
+        {form.message("events")}
       </fieldset>
       <label className="field">
-        <span id={`${base}-description-label`}>Description (optional)</span>
+        <span id={form.labelId("description")}>Description (optional)</span>
         <input
-          id={`${base}-description`}
-          aria-labelledby={`${base}-description-label`}
           type="text"
           maxLength={MAX_WEBHOOK_DESCRIPTION_LENGTH}
           value={fields.description}
           onChange={(event) => onChange({ ...fields, description: event.currentTarget.value })}
-          aria-invalid={invalid("description") || undefined}
-          aria-describedby={describedBy("description")}
+          {...form.field("description")}
         />
-        {message("description")}
+        {form.message("description")}
       </label>
     </>
   );

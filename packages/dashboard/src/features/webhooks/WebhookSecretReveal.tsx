@@ -1,42 +1,35 @@
-import { useEffect, useRef } from "react";
 import { useMeta } from "../../lib/meta";
-import { CopyButton } from "../../ui/CopyButton";
+import { SecretOnce } from "../../ui/SecretOnce";
+import type { GuardedClose } from "../../ui/use-guarded-close";
 
 /**
- * An endpoint's signing secret, shown once (after "Add endpoint" and "Rotate secret"), in the pattern of
- * the key's (features/keys/SecretReveal): "Copy", a warning, how to verify a request with it, and "Done";
- * leaving before a copy asks first (`asking`, from useGuardedClose). Nothing stores it.
+ * An endpoint's signing secret, shown once (after "Add endpoint" and "Rotate secret") through
+ * ui/SecretOnce, with how to verify a request with it.
  */
 export function WebhookSecretReveal({
   secret,
   note,
-  onDone,
-  onCopied,
-  asking,
-  onStay,
-  onLeave,
+  guard,
 }: {
   secret: string;
   /** What else the user should know now ("The old secret keeps signing for 24 hours."). */
   note?: string;
-  onDone: () => void;
-  onCopied: () => void;
-  asking: boolean;
-  onStay: () => void;
-  onLeave: () => void;
+  /** The dialog's guarded close (useGuardedClose). */
+  guard: GuardedClose;
 }) {
   const meta = useMeta();
-  const stayRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) stayRef.current?.focus();
-  }, [asking]);
-
   return (
-    <div className="secret">
-      <p className="warning">
-        <strong>Copy this signing secret now.</strong> It will not be shown again; rotate it to get a new one.
-      </p>
-      <code className="secret-value">{secret}</code>
+    <SecretOnce
+      label="secret"
+      secret={secret}
+      guard={guard}
+      warning={
+        <>
+          <strong>Copy this signing secret now.</strong> It will not be shown again; rotate it to get a new
+          one.
+        </>
+      }
+    >
       {note !== undefined ? <p>{note}</p> : null}
       <p className="hint">
         Each request carries <code>webhook-id</code>, <code>webhook-timestamp</code> and{" "}
@@ -51,28 +44,6 @@ export function WebhookSecretReveal({
         </a>
         .
       </p>
-      {asking ? (
-        <fieldset className="dialog-question">
-          <legend>
-            <strong>Close without copying?</strong> The secret cannot be shown again.
-          </legend>
-          <div className="dialog-actions">
-            <button ref={stayRef} type="button" className="button" onClick={onStay}>
-              Go back
-            </button>
-            <button type="button" className="button button-danger" onClick={onLeave}>
-              Close without copying
-            </button>
-          </div>
-        </fieldset>
-      ) : (
-        <div className="dialog-actions">
-          <CopyButton text={secret} label="Copy" onCopied={onCopied} />
-          <button type="button" className="button button-primary" onClick={onDone}>
-            Done
-          </button>
-        </div>
-      )}
-    </div>
+    </SecretOnce>
   );
 }

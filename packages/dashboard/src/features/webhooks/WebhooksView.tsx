@@ -41,8 +41,8 @@ export function WebhooksView({ wallet }: { wallet: string }) {
       ) : null}
       {list.length > 0 ? (
         <TableScroll label="Webhook endpoints">
-          {/* On a phone each row is a card (styles.css: .webhooks-table), so nothing scrolls sideways. */}
-          <table className="table webhooks-table" aria-labelledby="webhooks-title">
+          {/* On a phone each row is a card (styles.css: .card-table), so nothing scrolls sideways. */}
+          <table className="table card-table webhooks-table" aria-labelledby="webhooks-title">
             <thead>
               <tr>
                 <th scope="col">Endpoint</th>

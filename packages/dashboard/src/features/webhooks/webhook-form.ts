@@ -1,6 +1,7 @@
 import type { WebhookEventType } from "@keyport/server/schemas";
 import { z } from "zod";
 import { errorStatus } from "../../lib/errors";
+import type { FormError, ParsedForm } from "../../ui/use-form-errors";
 import type { Webhook } from "./webhook-words";
 
 /** The "Add endpoint" and "Edit" dialogs' inputs, as typed. */
@@ -14,10 +15,7 @@ export interface WebhookFields {
 export type WebhookFieldName = "url" | "events" | "description";
 
 /** What is wrong, in words, and beside which input. */
-export interface WebhookFieldError {
-  field: WebhookFieldName | null;
-  message: string;
-}
+export type WebhookFieldError = FormError<WebhookFieldName>;
 
 /** What the form sends: `webhooks.create`'s fields without the wallet. */
 export interface WebhookFormInput {
@@ -39,9 +37,7 @@ export function webhookFields(webhook: Webhook): WebhookFields {
  * can tell alone is checked here (a URL at all, one event at least); whether the server accepts the
  * address (https, a public host) is its call, and its 400 lands under the URL field (see `serverFieldErrors`).
  */
-export function parseWebhookForm(
-  fields: WebhookFields,
-): { ok: true; input: WebhookFormInput } | { ok: false; errors: WebhookFieldError[] } {
+export function parseWebhookForm(fields: WebhookFields): ParsedForm<WebhookFormInput, WebhookFieldName> {
   const errors: WebhookFieldError[] = [];
   const url = fields.url.trim();
   if (url === "") errors.push({ field: "url", message: "Enter the URL that receives the events." });
