@@ -17,6 +17,12 @@ export interface CompiledRestRoute {
   numberKeys: ReadonlySet<string>;
   /** The procedure takes no input (z.void()): any body is ignored after it is checked. */
   voidInput: boolean;
+  /**
+   * A later route has the same method and path shape (`GET /api-keys/{id}` before
+   * `GET /api-keys/{wallet}`): this one answers only when its path parameters parse (see
+   * {@link matchRestRoute}).
+   */
+  yields: boolean;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -44,9 +50,17 @@ function numberKeysOf(input: z.ZodType): Set<string> {
 
 const PARAMETER = /^\{\w+\}$/;
 
-/** Prepares the REST table for matching; literal segments win over parameters (`/api-keys/verify` before `/api-keys/{id}`). */
+/** A route's method and path with parameter names erased: routes of one shape match the same requests. */
+function shapeOf(route: RestRoute): string {
+  return `${route.method} ${route.path.replace(/\{\w+\}/g, "{}")}`;
+}
+
+/**
+ * Prepares the REST table for matching; literal segments win over parameters (`/api-keys/verify`
+ * before `/api-keys/{id}`), and routes of one shape keep the table's order.
+ */
 export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRoute[] {
-  return routes
+  const compiled = routes
     .map((route) => {
       const parts = route.path.split("/").slice(1);
       return {
@@ -55,12 +69,32 @@ export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRou
         paramNames: parts.filter((part) => PARAMETER.test(part)).map((part) => part.slice(1, -1)),
         numberKeys: numberKeysOf(route.input),
         voidInput: route.input instanceof z.ZodVoid,
+        yields: false,
       };
     })
-    .sort((a, b) => a.paramNames.length - b.paramNames.length);
+    .sort((a, b) => a.paramNames.length - b.paramNames.length); // stable: the table's order within a count
+  return compiled.map((entry, index) => ({
+    ...entry,
+    yields: compiled.slice(index + 1).some((later) => shapeOf(later.route) === shapeOf(entry.route)),
+  }));
 }
 
-/** The route and decoded path parameters for a request, or null. */
+/** Whether each path parameter passes its field of the route's input schema (a field it lacks passes). */
+function acceptsParams(compiled: CompiledRestRoute, params: Record<string, string>): boolean {
+  const { input } = compiled.route;
+  if (!(input instanceof z.ZodObject)) return true;
+  return Object.entries(params).every(([name, value]) => {
+    const field: unknown = input.shape[name];
+    return !(field instanceof z.ZodType) || field.safeParse(value).success;
+  });
+}
+
+/**
+ * The route and decoded path parameters for a request, or null. Routes of one shape are tried in the
+ * table's order: one whose path parameters do not parse gives way to the next, and the last answers
+ * whatever they are (its 400 says why). So `GET /api-keys/key_...` reads one key and every other
+ * `GET /api-keys/:segment` is the wallet list, as before `keys.get` existed.
+ */
 export function matchRestRoute(routes: readonly CompiledRestRoute[], method: string, pathname: string) {
   const parts = pathname.split("/").slice(1);
   if (parts.at(-1) === "") parts.pop();
@@ -78,7 +112,7 @@ export function matchRestRoute(routes: readonly CompiledRestRoute[], method: str
         else params[name] = decodeSegment(part);
       } else if (segment !== part) matched = false;
     }
-    if (matched) return { compiled, params };
+    if (matched && (!compiled.yields || acceptsParams(compiled, params))) return { compiled, params };
   }
   return null;
 }
