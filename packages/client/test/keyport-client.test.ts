@@ -78,6 +78,29 @@ describe("createKeyportClient against the real server", () => {
     expect(revoked.apiKey.revokedAt).toBeInstanceOf(Date);
   });
 
+  it("gets one key by id, as the list shows it, revoked keys included", async () => {
+    const { apiKey } = await keyport.keys.create.mutate({
+      name: "one",
+      credits: { remaining: 3, refill: null },
+    });
+    const got = await keyport.keys.get.query({ id: apiKey.id });
+    expect(got.apiKey.createdAt).toBeInstanceOf(Date);
+    const listed = await keyport.keys.list.query({ wallet: account.address, limit: 100 });
+    expect(got.apiKey).toEqual(listed.keys.find((key) => key.id === apiKey.id));
+    expect(got.apiKey.credits).toMatchObject({ remaining: 3, purchased: 0 });
+
+    await keyport.keys.revoke.mutate({ id: apiKey.id });
+    expect((await keyport.keys.get.query({ id: apiKey.id })).apiKey.status).toBe("revoked");
+
+    // Another wallet's key reads as an unknown one: NOT_FOUND 404, the same message.
+    const stranger = createKeyportClient({ url: server.trpcUrl });
+    await stranger.signIn({ account: privateKeyToAccount(generatePrivateKey()) }, SIWE);
+    const hidden = await failure(stranger.keys.get.query({ id: apiKey.id }));
+    const unknown = await failure(keyport.keys.get.query({ id: "key_0000000000000000" }));
+    expect(hidden).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    expect(unknown).toMatchObject({ code: "NOT_FOUND", status: 404, message: hidden.message });
+  });
+
   it("verifies keys without a session: VALID, RATE_LIMITED, REVOKED and NOT_FOUND", async () => {
     const { key, apiKey } = await keyport.keys.create.mutate({
       name: "verified",

@@ -118,6 +118,8 @@ describe("Keyport client types", () => {
   it("types each call's argument and result", () => {
     expectTypeOf(keyport.keys.list.query).parameter(0).toEqualTypeOf<RouterInputs["keys"]["list"]>();
     expectTypeOf(keyport.keys.list.query).returns.resolves.toEqualTypeOf<RouterOutputs["keys"]["list"]>();
+    expectTypeOf(keyport.keys.get.query).parameter(0).toEqualTypeOf<{ id: string }>();
+    expectTypeOf(keyport.keys.get.query).returns.resolves.toEqualTypeOf<{ apiKey: ApiKey }>();
     expectTypeOf(keyport.keys.create.mutate).returns.resolves.toEqualTypeOf<
       RouterOutputs["keys"]["create"]
     >();
@@ -138,6 +140,10 @@ describe("Keyport client types", () => {
     void keyport.keys.list.query({ wallet: "0x", status: "deleted" });
     // @ts-expect-error list is a query, not a mutation
     void keyport.keys.list.mutate({ wallet: "0x" });
+    // @ts-expect-error get needs the key's id
+    void keyport.keys.get.query({ wallet: "0x" });
+    // @ts-expect-error get is a query, not a mutation
+    void keyport.keys.get.mutate({ id: "key_x" });
     // @ts-expect-error there is no such procedure
     void keyport.keys.remove.mutate({ id: "key_x" });
     // @ts-expect-error verify takes the secret as `key`

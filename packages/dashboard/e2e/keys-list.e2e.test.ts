@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { type Session, sessionToken } from "./support/browser.js";
-import { signIn, verifyOverRest } from "./support/flows.js";
+import { type PageProblems, type Session, sessionToken } from "./support/browser.js";
+import { closeSecret, signIn, verifyOverRest } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
 import type { Stack } from "./support/stack.js";
 import { useDashboardSuite } from "./support/suite.js";
@@ -19,6 +19,14 @@ async function checkBothWidths(page: Page): Promise<void> {
 }
 
 const search = (page: Page) => new URL(page.url()).search;
+
+/** Chromium logs a refused request as a console error: drops those of `status` a test provoked, and returns them. */
+function forgetRefusals(problems: PageProblems, status: number): string[] {
+  const refused = problems.consoleErrors.filter((line) => line.includes(`status of ${status}`));
+  const kept = problems.consoleErrors.filter((line) => !line.includes(`status of ${status}`));
+  problems.consoleErrors.splice(0, problems.consoleErrors.length, ...kept);
+  return refused;
+}
 
 // The keys list's search, filter, sort and pages (kept in the URL), and the page per key.
 describe("the keys list and a page per key", () => {
@@ -191,7 +199,37 @@ describe("the keys list and a page per key", () => {
 
     await page.goto(`${stack.origin}/keys/key_doesnotexist00000000`);
     await page.getByRole("heading", { name: "Key not found" }).waitFor();
+    // The page asked the server for the key (keys.get), which answered 404; Chromium logs that refusal.
+    expect(forgetRefusals(session.problems, 404)).toEqual([expect.stringContaining("/trpc/keys.get")]);
     await page.getByRole("link", { name: "Back to your keys" }).click();
     await page.getByRole("heading", { name: "Keys", exact: true }).waitFor();
+    // Not a key id at all: the same answer, without asking the server.
+    await page.goto(`${stack.origin}/keys/not_a_key_id`);
+    await page.getByRole("heading", { name: "Key not found" }).waitFor();
+  });
+
+  it("shows the key read again after a roll and a revoke made on its page", async () => {
+    const { page } = session;
+    await page.goto(`${stack.origin}/keys/${ids.get("alpha 01")}`);
+    const title = page.getByRole("heading", { level: 1, name: /alpha 01/ });
+    await title.waitFor();
+    await page.getByRole("button", { name: "Roll", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: /Roll/ })
+      .getByRole("button", { name: "Roll", exact: true })
+      .click();
+    await closeSecret(page.getByRole("dialog", { name: "Your new key" }));
+    // The rolled key in its grace period: revoking later, and not to be rolled twice.
+    await title.getByText(/revoking in/).waitFor();
+    await page.locator(".details dt", { hasText: "Revokes at" }).waitFor();
+    expect(await page.getByRole("button", { name: "Roll", exact: true }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Revoke", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: /Revoke/ })
+      .getByRole("button", { name: "Revoke", exact: true })
+      .click();
+    await title.getByText("revoked", { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Revoke", exact: true }).count()).toBe(0);
   });
 });

@@ -23,6 +23,8 @@ export {
   apiKeyStatus,
   createKeyInput,
   createKeyOutput,
+  getKeyInput,
+  getKeyOutput,
   listKeysInput,
   listKeysOutput,
   type RateLimit,

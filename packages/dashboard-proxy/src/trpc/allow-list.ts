@@ -26,6 +26,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "auth.endSession": FORWARDED,
   "auth.endOtherSessions": FORWARDED,
   "keys.list": FORWARDED,
+  "keys.get": FORWARDED,
   "keys.create": FORWARDED,
   "keys.update": FORWARDED,
   "keys.revoke": FORWARDED,

@@ -10,7 +10,9 @@ function shapeOf(template: string): string {
 /**
  * Fails unless the final document (as served at /openapi.json, after path items were merged) has
  * exactly one operation for every REST route and no operation without one. Paths are compared with
- * parameter names erased, since the merged `/api-keys/{walletOrId}` stands for `{wallet}` and `{id}`.
+ * parameter names erased, since the merged `/api-keys/{walletOrId}` stands for `{wallet}` and `{id}`;
+ * routes of one method and shape (`GET /api-keys/{wallet}` and `GET /api-keys/{id}`) share their one
+ * operation, as OpenAPI allows no other way (http/openapi-paths.ts).
  */
 export function assertEveryRouteDocumented(document: OpenAPIObject, routes: readonly RestRoute[]): void {
   const documented = new Set<string>();

@@ -17,6 +17,12 @@ export interface CompiledRestRoute {
   numberKeys: ReadonlySet<string>;
   /** The procedure takes no input (z.void()): any body is ignored after it is checked. */
   voidInput: boolean;
+  /**
+   * Set when a later route has the same method and path shape (`GET /api-keys/{id}` before
+   * `GET /api-keys/{wallet}`): whether the path parameters parse, else this route gives way (see
+   * {@link matchRestRoute}). Null when no route follows it.
+   */
+  accepts: ((params: Record<string, string>) => boolean) | null;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -44,9 +50,17 @@ function numberKeysOf(input: z.ZodType): Set<string> {
 
 const PARAMETER = /^\{\w+\}$/;
 
-/** Prepares the REST table for matching; literal segments win over parameters (`/api-keys/verify` before `/api-keys/{id}`). */
+/** A route's method and path with parameter names erased: routes of one shape match the same requests. */
+function shapeOf(route: RestRoute): string {
+  return `${route.method} ${route.path.replace(/\{\w+\}/g, "{}")}`;
+}
+
+/**
+ * Prepares the REST table for matching; literal segments win over parameters (`/api-keys/verify`
+ * before `/api-keys/{id}`), and routes of one shape keep the table's order.
+ */
 export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRoute[] {
-  return routes
+  const compiled = routes
     .map((route) => {
       const parts = route.path.split("/").slice(1);
       return {
@@ -57,10 +71,40 @@ export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRou
         voidInput: route.input instanceof z.ZodVoid,
       };
     })
-    .sort((a, b) => a.paramNames.length - b.paramNames.length);
+    .sort((a, b) => a.paramNames.length - b.paramNames.length); // stable: the table's order within a count
+  return compiled.map((entry, index) => {
+    const yields = compiled.slice(index + 1).some((later) => shapeOf(later.route) === shapeOf(entry.route));
+    return { ...entry, accepts: yields ? paramsCheck(entry.route.input, entry.paramNames) : null };
+  });
 }
 
-/** The route and decoded path parameters for a request, or null. */
+/**
+ * Whether each path parameter parses as its field of the route's input (a field it lacks passes). The
+ * field's JSON Schema `pattern`, when it has one, is tested first: a value that fails it cannot parse,
+ * and a refusal by zod costs microseconds (its error and issues): every wallet list request would pay
+ * one to pass over `GET /api-keys/{id}`. (zod writes a regex's source, not its flags, as the pattern: a
+ * path parameter's regex takes none.)
+ */
+function paramsCheck(
+  input: z.ZodType,
+  names: readonly string[],
+): (params: Record<string, string>) => boolean {
+  const checks = names.map((name): [string, (value: string) => boolean] => {
+    const field: unknown = input instanceof z.ZodObject ? input.shape[name] : undefined;
+    if (!(field instanceof z.ZodType)) return [name, () => true];
+    const { pattern } = z.toJSONSchema(field, { io: "input", unrepresentable: "any" });
+    const prefilter = typeof pattern === "string" ? new RegExp(pattern) : null;
+    return [name, (value) => (prefilter === null || prefilter.test(value)) && field.safeParse(value).success];
+  });
+  return (params) => checks.every(([name, check]) => check(params[name] ?? ""));
+}
+
+/**
+ * The route and decoded path parameters for a request, or null. Routes of one shape are tried in the
+ * table's order: one whose path parameters do not parse gives way to the next, and the last answers
+ * whatever they are (its 400 says why). So `GET /api-keys/key_...` reads one key and every other
+ * `GET /api-keys/:segment` is the wallet list, as before `keys.get` existed.
+ */
 export function matchRestRoute(routes: readonly CompiledRestRoute[], method: string, pathname: string) {
   const parts = pathname.split("/").slice(1);
   if (parts.at(-1) === "") parts.pop();
@@ -78,7 +122,7 @@ export function matchRestRoute(routes: readonly CompiledRestRoute[], method: str
         else params[name] = decodeSegment(part);
       } else if (segment !== part) matched = false;
     }
-    if (matched) return { compiled, params };
+    if (matched && (compiled.accepts === null || compiled.accepts(params))) return { compiled, params };
   }
   return null;
 }

@@ -6,6 +6,7 @@ import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
+import { selectOwnedKey } from "./get-key.js";
 import { loadCredits } from "./key-credits.js";
 import { type ListKeysParams, listKeys, pageOf } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
@@ -41,6 +42,8 @@ export interface KeyStore {
    * One page of a wallet's keys in the asked sort (newest first by default), the cursor of the next
    * page (null at the end), and how many keys match wallet, status and search in all.
    */
+  /** One key of `wallet` by id, revoked or not; null when the wallet has no such key. */
+  get(params: { id: string; wallet: string; now: Date }): Promise<ApiKey | null>;
   list(params: ListKeysParams): Promise<{ keys: ApiKey[]; nextCursor: string | null; total: number }>;
   /**
    * The first page of `list`, read in one statement with the check that `sessionToken` is a live
@@ -105,7 +108,7 @@ export interface KeyStoreOptions {
 
 /**
  * The key store over the database. The SQL and its locking are one file an operation: create-key.ts,
- * list-keys.ts, update-key.ts, revoke-key.ts and roll-key.ts (the wallet lock in wallet-lock.ts).
+ * get-key.ts, list-keys.ts, update-key.ts, revoke-key.ts and roll-key.ts (the wallet lock in wallet-lock.ts).
  */
 export function createKeyStore(options: KeyStoreOptions): KeyStore {
   const { db, driver, changes, prefix, maxActiveKeys } = options;
@@ -119,6 +122,14 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
       changes.created(created.row.id);
       return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now, created.credits) };
+    },
+    async get(params) {
+      const found = await selectOwnedKey(db, params.id, params.wallet);
+      if (found === null) return null;
+      const { key, credits } = found;
+      const balances = new Map<string, KeyCreditsRow>(credits === null ? [] : [[credits.id, credits]]);
+      const live = await overlayLive(balances, options.liveCredits, params.now);
+      return toApiKey(key, params.now, creditsOf(live, key));
     },
     async list(params) {
       const page = await listKeys(db, params);

@@ -12,6 +12,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "auth.endOtherSessions": true,
   "keys.create": true,
   "keys.list": true,
+  "keys.get": true,
   "keys.revoke": true,
   "keys.roll": true,
   "keys.update": true,

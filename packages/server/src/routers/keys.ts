@@ -5,6 +5,8 @@ import { RetryAfter } from "../ratelimit/retry-after.js";
 import {
   createKeyInput,
   createKeyOutput,
+  getKeyInput,
+  getKeyOutput,
   listKeysInput,
   listKeysOutput,
   reportLeakInput,
@@ -38,6 +40,13 @@ export const keysHttp = {
     path: "/api-keys/{wallet}",
     successStatus: 200,
     errors: [401, 403],
+    security: "session",
+  },
+  get: {
+    method: "GET",
+    path: "/api-keys/{id}",
+    successStatus: 200,
+    errors: [401, 404],
     security: "session",
   },
   update: {
@@ -78,7 +87,7 @@ export const keysHttp = {
 } as const satisfies Record<string, HttpPolicy>;
 
 /**
- * The key lifecycle of the session's wallet (create, list, revoke, roll), verify for backends, and
+ * The key lifecycle of the session's wallet (create, list, get, update, revoke, roll), verify for backends, and
  * introspect for a key's holder.
  */
 export const keysRouter = router({
@@ -161,6 +170,23 @@ export const keysRouter = router({
         now: new Date(),
       });
       return { ...page, activeKeyCap: ctx.keys.maxActiveKeys };
+    }),
+
+  get: sessionProcedure
+    .meta(
+      openApiMeta(keysHttp.get, {
+        tags: ["keys"],
+        summary: "Get one key",
+        description:
+          "The key as the list shows it (credits included, read live), whatever its status: a revoked or expired key is returned with that status. Only the session's wallet's keys: another wallet's key is 404, the same answer as an unknown id. Secrets never appear here.",
+      }),
+    )
+    .input(getKeyInput)
+    .output(getKeyOutput)
+    .query(async ({ ctx, input }) => {
+      const apiKey = await ctx.keys.get({ id: input.id, wallet: ctx.wallet, now: new Date() });
+      if (apiKey === null) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+      return { apiKey };
     }),
 
   update: sessionProcedure

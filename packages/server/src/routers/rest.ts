@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { HttpPolicy } from "../procedure-meta.js";
 import {
   createKeyInput,
+  getKeyInput,
   listKeysInput,
   reportLeakInput,
   revokeKeyInput,
@@ -72,6 +73,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(authHttp.endSession, endSessionInput, (caller, input) => caller.auth.endSession(input)),
   restRoute(authHttp.endOtherSessions, noInput, (caller, input) => caller.auth.endOtherSessions(input)),
   restRoute(keysHttp.create, createKeyInput, (caller, input) => caller.keys.create(input)),
+  // One shape: a segment that is a key id reads that key, any other lists a wallet's keys (http/rest.ts).
+  restRoute(keysHttp.get, getKeyInput, (caller, input) => caller.keys.get(input)),
   restRoute(keysHttp.list, listKeysInput, (caller, input) => caller.keys.list(input)),
   restRoute(keysHttp.update, updateKeyInput, (caller, input) => caller.keys.update(input)),
   restRoute(keysHttp.revoke, revokeKeyInput, (caller, input) => caller.keys.revoke(input)),

@@ -132,6 +132,11 @@ export const listKeysOutput = z.object({
   }),
 });
 
+/** Input of get: one key of the session's wallet. */
+export const getKeyInput = z.object({ id: keyId });
+/** Output of get: the key as the list shows it. */
+export const getKeyOutput = z.object({ apiKey });
+
 export const revokeKeyInput = z.object({ id: keyId });
 export const revokeKeyOutput = z.object({ apiKey });
 

@@ -8,6 +8,8 @@ export {
   apiKeyStatus,
   createKeyInput,
   createKeyOutput,
+  getKeyInput,
+  getKeyOutput,
   listKeysInput,
   listKeysOutput,
   MAX_RATE_LIMIT,

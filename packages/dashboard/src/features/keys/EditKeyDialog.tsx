@@ -12,6 +12,7 @@ import { parseEditKeyForm } from "./edit-key-form";
 import type { KeyFieldName } from "./form-errors";
 import { KeyFormFields } from "./KeyFormFields";
 import { type KeyFields, keyFieldsFrom } from "./key-fields";
+import { invalidateKeys } from "./key-queries";
 import type { ApiKey } from "./key-status";
 
 /**
@@ -29,7 +30,7 @@ export function EditKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const update = useMutation(
     trpc.keys.update.mutationOptions({
       onSuccess: (answer) => {
-        void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+        void invalidateKeys(queryClient);
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
         showToast(`Key “${answer.apiKey.name}” saved.`);
         close();

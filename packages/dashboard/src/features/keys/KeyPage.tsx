@@ -1,5 +1,9 @@
+import { keyId } from "@keyport/server/schemas";
+import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { errorStatus } from "../../lib/errors";
 import { Link } from "../../lib/router";
+import { trpc } from "../../lib/trpc";
 import { ErrorMessage, Loading } from "../../ui/Status";
 import { useNow } from "../../ui/use-now";
 import { TopUpDialog } from "../top-up/TopUpDialog";
@@ -11,29 +15,24 @@ import { keyStatusWords } from "./key-status";
 import { RecentVerifications } from "./RecentVerifications";
 import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
-import { useAllKeys } from "./use-all-keys";
 
 /**
- * `/keys/:id`: one key of the wallet, its details, usage chart, activity and recent verifications,
- * with Top up (a metered key), Edit, Roll and Revoke. An id the wallet does not hold says so, with a way back.
+ * `/keys/:id`: one key of the wallet (`keys.get`), its details, usage chart, activity and recent
+ * verifications, with Top up (a metered key), Edit, Roll and Revoke. An id the wallet does not hold
+ * (the server's 404, the same for another wallet's key) or one that is not a key id says so, with a
+ * way back.
  */
 export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
-  const all = useAllKeys(wallet);
+  const wellFormed = keyId.safeParse(id).success;
+  const key = useQuery({ ...trpc.keys.get.queryOptions({ id }), enabled: wellFormed });
   const now = useNow();
   const titleId = useId();
-  if (all.isPending) return <Loading label="Loading key…" />;
-  if (all.isError) return <ErrorMessage error={all.error} onRetry={() => all.refetch()} />;
-  const apiKey = all.data.keys.find((key) => key.id === id);
-  if (apiKey === undefined) {
-    return (
-      <section aria-labelledby={titleId}>
-        <h1 id={titleId}>Key not found</h1>
-        <p>
-          This wallet has no key with the id <code>{id}</code>. <Link to="/keys">Back to your keys</Link>.
-        </p>
-      </section>
-    );
+  if (!wellFormed || (key.isError && errorStatus(key.error) === 404)) {
+    return <KeyNotFound id={id} titleId={titleId} />;
   }
+  if (key.isPending) return <Loading label="Loading key…" />;
+  if (key.isError) return <ErrorMessage error={key.error} onRetry={() => key.refetch()} />;
+  const { apiKey } = key.data;
   const canEdit = apiKey.status !== "revoked" && apiKey.revokedAt === null;
   const canRoll = apiKey.status === "active" && apiKey.revokedAt === null;
   const canTopUp = canRoll && apiKey.credits !== null;
@@ -57,6 +56,17 @@ export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
       <KeyUsage wallet={wallet} keyId={apiKey.id} />
       <RecentVerifications keyId={apiKey.id} />
       <KeyActivity wallet={wallet} keyId={apiKey.id} />
+    </section>
+  );
+}
+
+function KeyNotFound({ id, titleId }: { id: string; titleId: string }) {
+  return (
+    <section aria-labelledby={titleId}>
+      <h1 id={titleId}>Key not found</h1>
+      <p>
+        This wallet has no key with the id <code>{id}</code>. <Link to="/keys">Back to your keys</Link>.
+      </p>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { Dialog } from "../../ui/Dialog";
 import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
+import { invalidateKeys } from "./key-queries";
 import type { ApiKey } from "./key-status";
 
 /** "Revoke" for one key, behind a confirm dialog whose button is "Revoke". */
@@ -17,7 +18,7 @@ export function RevokeKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; descr
     trpc.keys.revoke.mutationOptions({
       onSuccess: async () => {
         void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+        await invalidateKeys(queryClient);
         close();
         showToast(`Key “${apiKey.name}” revoked.`);
       },

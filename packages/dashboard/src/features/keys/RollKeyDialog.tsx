@@ -9,6 +9,7 @@ import { DialogActions } from "../../ui/DialogActions";
 import { FormAlert } from "../../ui/FormAlert";
 import { showToast } from "../../ui/toast";
 import { useGuardedClose } from "../../ui/use-guarded-close";
+import { invalidateKeys } from "./key-queries";
 import type { ApiKey } from "./key-status";
 import { SecretReveal } from "./SecretReveal";
 
@@ -29,7 +30,7 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
   const guard = useGuardedClose(close);
 
   function close() {
-    // The list refreshes only once the new secret is put away: the rolled key can no longer be rolled,
+    // The list (and the key page's key) refresh only once the new secret is put away: the rolled key can no longer be rolled,
     // so a refresh while the secret shows would unmount this row's dialog and the secret with it.
     if (roll.data) {
       // The toast comes once the modal is gone (while it is open the rest of the page is inert).
@@ -39,7 +40,7 @@ export function RollKeyDialog({ apiKey, describedBy }: { apiKey: ApiKey; describ
           ? `Key “${apiKey.name}” rolled: the old secret works until ${formatDateTime(until)}.`
           : `Key “${apiKey.name}” rolled: the old secret no longer works.`,
       );
-      void queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+      void invalidateKeys(queryClient);
       void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
     }
     setOpen(false);

@@ -39,7 +39,11 @@ export function TopUpPanel({ apiKey, onClose }: { apiKey: TopUpTarget; onClose: 
     // Also after the dialog was closed mid-way: the server goes on and credits the key.
     onSuccess: async () => {
       void queryClient.invalidateQueries({ queryKey: trpc.events.list.pathKey() });
-      await queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() });
+      // The key's balance changed: the list and the key page's key (keys.get) read it again.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.keys.list.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: trpc.keys.get.pathKey() }),
+      ]);
     },
     gcTime: 0,
   });
