@@ -3,21 +3,34 @@ import { createServer, type Server } from "node:http";
 /** A webhook receiver on 127.0.0.1 that answers 204 and records when each change first arrived. */
 export interface WebhookReceiver {
   url: string;
-  /** First arrival (performance.now()) of each `key.updated` message, by the key name its PATCH set. */
+  /**
+   * First arrival (performance.now()) of each change's message, by the key name the change set: a
+   * `key.updated` rename's new name, or a `key.created` key's name.
+   */
   arrivals: Map<string, number>;
   /** Messages received again under a `webhook-id` already seen (at-least-once delivery; docs/webhooks.md). */
   duplicates(): number;
   close(): Promise<void>;
 }
 
-/** `data.changes.name` of a `key.updated` body (docs/webhooks.md#events), or null. */
+const field = (value: unknown, name: string): unknown =>
+  typeof value === "object" && value !== null ? Reflect.get(value, name) : null;
+
+/**
+ * The name a change set (docs/webhooks.md#events): `data.changes.name` of a `key.updated` body,
+ * `data.key.name` of a `key.created` one; null for anything else.
+ */
 function changedName(body: string): string | null {
   try {
     const parsed: unknown = JSON.parse(body);
-    const data: unknown = typeof parsed === "object" && parsed !== null ? Reflect.get(parsed, "data") : null;
-    const changes: unknown = typeof data === "object" && data !== null ? Reflect.get(data, "changes") : null;
-    const name: unknown =
-      typeof changes === "object" && changes !== null ? Reflect.get(changes, "name") : null;
+    const data = field(parsed, "data");
+    const type = field(parsed, "type");
+    const name =
+      type === "key.updated"
+        ? field(field(data, "changes"), "name")
+        : type === "key.created"
+          ? field(field(data, "key"), "name")
+          : null;
     return typeof name === "string" ? name : null;
   } catch {
     return null;

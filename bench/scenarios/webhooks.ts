@@ -15,7 +15,10 @@ const RATE = 200;
 // Open loop: a timer issues what is due whatever is still under way, up to this many at once.
 const MAX_IN_FLIGHT = 64;
 const TICK_MS = 5;
-const KEYS = 10;
+// Renames go over this many keys of one wallet; creates over other wallets, at most this many each
+// (under MAX_ACTIVE_KEYS_PER_WALLET's default of 50).
+const KEYS = 50;
+const CREATES_PER_WALLET = 45;
 // How long the bench waits for the backlog after the load before calling the rest missing.
 const DRAIN_LIMIT_MS = 30_000;
 
@@ -24,6 +27,36 @@ interface Change {
   issuedAt: number;
   answeredAt: number;
   ok: boolean;
+}
+
+/** Where the open loop sends its changes: even ones rename a key, odd ones create a key. */
+interface Targets {
+  url: string;
+  /** The wallet whose keys are renamed, and its keys. */
+  renamer: Session;
+  keyIds: readonly string[];
+  /** Wallets that create keys, each at most CREATES_PER_WALLET. */
+  creators: readonly Session[];
+}
+
+async function createNamed(url: string, session: Session, name: string): Promise<boolean> {
+  const response = await fetch(`${url}/api-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` },
+    body: JSON.stringify({ name }),
+  });
+  await response.arrayBuffer();
+  return response.status === 201;
+}
+
+/** Change `index` of the load: a rename (even) or a create (odd), named after the index. */
+function change(targets: Targets, index: number, name: string): Promise<boolean> {
+  const half = Math.floor(index / 2);
+  if (index % 2 === 0) {
+    return patchName(targets.url, targets.renamer, targets.keyIds[half % targets.keyIds.length] ?? "", name);
+  }
+  const creator = targets.creators[Math.floor(half / CREATES_PER_WALLET)];
+  return creator === undefined ? Promise.resolve(false) : createNamed(targets.url, creator, name);
 }
 
 async function patchName(url: string, session: Session, id: string, name: string): Promise<boolean> {
@@ -36,8 +69,8 @@ async function patchName(url: string, session: Session, id: string, name: string
   return response.status === 200;
 }
 
-/** Issues PATCHes of the keys' names at RATE a second for `seconds`, each answer timed. */
-async function openLoop(url: string, session: Session, keyIds: readonly string[], seconds: number) {
+/** Issues changes (renames and creates) at RATE a second for `seconds`, each answer timed. */
+async function openLoop(targets: Targets, seconds: number) {
   const changes: Change[] = [];
   const pending = new Set<Promise<void>>();
   const began = performance.now();
@@ -48,25 +81,24 @@ async function openLoop(url: string, session: Session, keyIds: readonly string[]
       while (changes.length < due) {
         // At the bound, what is due waits for the next tick (and goes out in a burst then).
         if (pending.size >= MAX_IN_FLIGHT) break;
-        const change: Change = {
+        const issued: Change = {
           name: `bench change ${changes.length}`,
           issuedAt: performance.now(),
           answeredAt: Number.NaN,
           ok: false,
         };
-        const keyId = keyIds[changes.length % keyIds.length] ?? "";
-        changes.push(change);
-        const request = patchName(url, session, keyId, change.name)
+        changes.push(issued);
+        const request = change(targets, changes.length, issued.name)
           .then(
             (ok) => {
-              change.ok = ok;
+              issued.ok = ok;
             },
             () => {
-              change.ok = false;
+              issued.ok = false;
             },
           )
           .finally(() => {
-            change.answeredAt = performance.now();
+            issued.answeredAt = performance.now();
             pending.delete(request);
           });
         pending.add(request);
@@ -103,21 +135,39 @@ async function drain(receiver: WebhookReceiver, names: readonly string[]): Promi
   return performance.now();
 }
 
-async function measure(ctx: ScenarioContext, server: ServerChild, receiver: WebhookReceiver) {
-  const session = await signIn(server.url);
-  const created = await fetch(`${server.url}/api-keys/${session.wallet}/webhooks`, {
+/** Adds an endpoint at the receiver to the session's wallet, subscribed to `events`. */
+async function subscribe(url: string, session: Session, receiver: WebhookReceiver, events: string[]) {
+  const created = await fetch(`${url}/api-keys/${session.wallet}/webhooks`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` },
-    body: JSON.stringify({ url: receiver.url, events: ["key.updated"] }),
+    body: JSON.stringify({ url: receiver.url, events }),
   });
   await created.arrayBuffer();
   if (created.status !== 201) throw new Error(`adding the endpoint answered ${created.status}`);
-  const keyIds: string[] = [];
-  for (let i = 0; i < KEYS; i++) keyIds.push((await createKey(server.url, session, `webhook key ${i}`)).id);
+}
 
+async function measure(ctx: ScenarioContext, server: ServerChild, receiver: WebhookReceiver) {
   const seconds = ctx.options.durationSeconds;
-  ctx.log(`${NAME} [postgres]: PATCH key names at ${RATE}/s for ${seconds} s, receiver answers 204`);
-  const { changes, notIssued, began, loadEnd } = await openLoop(server.url, session, keyIds, seconds);
+  // The renamed keys first, then the endpoints: their own key.created messages are not the load's.
+  const renamer = await signIn(server.url);
+  const keyIds: string[] = [];
+  for (let i = 0; i < KEYS; i++) keyIds.push((await createKey(server.url, renamer, `webhook key ${i}`)).id);
+  await subscribe(server.url, renamer, receiver, ["key.updated"]);
+  const creators: Session[] = [];
+  const creates = Math.ceil((RATE * seconds) / 2);
+  for (let i = 0; i < Math.ceil(creates / CREATES_PER_WALLET); i++) {
+    const creator = await signIn(server.url);
+    await subscribe(server.url, creator, receiver, ["key.created"]);
+    creators.push(creator);
+  }
+
+  ctx.log(
+    `${NAME} [postgres]: key changes at ${RATE}/s for ${seconds} s (half renames over ${KEYS} keys, half creates over ${creators.length} wallets), receiver answers 204`,
+  );
+  const { changes, notIssued, began, loadEnd } = await openLoop(
+    { url: server.url, renamer, keyIds, creators },
+    seconds,
+  );
   const succeeded = changes.filter((change) => change.ok);
   const drainedAt = await drain(
     receiver,
@@ -166,14 +216,14 @@ async function measure(ctx: ScenarioContext, server: ServerChild, receiver: Webh
     name: NAME,
     database: "postgres",
     target: TARGET,
-    scenario: summarize("webhook deliveries (p50/p99: arrival - PATCH answer)", [deliveriesMeasured]),
-    baseline: summarize(`PATCH /api-keys/:id name, open loop at ${RATE}/s`, [changesMeasured]),
+    scenario: summarize("webhook deliveries (p50/p99: arrival - the change's answer)", [deliveriesMeasured]),
+    baseline: summarize(`key changes (PATCH a name, POST a key), open loop at ${RATE}/s`, [changesMeasured]),
     rssMb: await server.rssMb(),
     note,
   });
 }
 
-/** Key changes at 200/s against one endpoint subscribed to key.updated: do deliveries keep up? */
+/** Key changes at 200/s (renames and creates over several wallets, each with an endpoint): do deliveries keep up? */
 export const webhookScenarios: ScenarioModule = {
   names: [NAME],
   async run(ctx: ScenarioContext): Promise<ScenarioResult[]> {

@@ -29,7 +29,7 @@ export interface WebhookDispatcherOptions {
   resolve?: ResolveHost;
   /** At most this long between looks for due deliveries (default 1 s). */
   pollIntervalMs?: number;
-  /** Sends under way at once in this instance (default 16). */
+  /** Sends under way at once in this instance (default 32). */
   concurrency?: number;
   /** One attempt's deadline, connect to answer (default 10 s). */
   timeoutMs?: number;
@@ -62,7 +62,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   const clock = options.clock ?? (() => new Date());
   const random = options.random ?? Math.random;
   const resolve = options.resolve ?? systemResolve;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 32;
   const refillAt = Math.ceil(concurrency / 2);
   const successes = createSuccessRecorder(options.query);
   const timeoutMs = options.timeoutMs ?? 10_000;
