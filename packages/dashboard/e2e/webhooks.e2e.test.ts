@@ -184,6 +184,41 @@ describe("webhooks: add an endpoint, test it, rotate, disable, enable, edit and 
     expect(new URL(page.url()).pathname).toBe("/webhooks");
   });
 
+  it("a session ended elsewhere: signing in again clears the refused add's error beside the form", {
+    timeout: 120_000,
+  }, async () => {
+    const { page, context } = suite.session;
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add endpoint" });
+    await dialog.getByRole("textbox", { name: "Endpoint URL" }).fill(`${receiver.url}/ended`);
+    await dialog.getByRole("checkbox", { name: "All events" }).check();
+
+    // Signed out from elsewhere: the server ends the session the browser still holds.
+    const logout = await fetch(`${suite.stack.serverUrl}/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await sessionToken(context)}` },
+    });
+    expect(logout.status).toBe(200);
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    const ended = page.getByRole("dialog", { name: "Your session ended" });
+    await ended.getByText(/expired or was signed out from elsewhere/).waitFor();
+    const staleError = dialog.getByText("A valid session token is required", { exact: false });
+    await staleError.waitFor();
+    await ended.getByRole("button", { name: "Sign in" }).click();
+    await ended.waitFor({ state: "hidden" });
+
+    // Signed in again: the form is as it was, without the ended session's error under it.
+    await staleError.waitFor({ state: "detached" });
+    expect(await dialog.getByRole("alert").count()).toBe(0);
+    expect(await dialog.getByRole("textbox", { name: "Endpoint URL" }).inputValue()).toBe(
+      `${receiver.url}/ended`,
+    );
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    // The refused add and the refused list refresh are the browser's own 401 lines.
+    forgetRefusals(suite.session.problems, 401);
+  });
+
   it("says so one endpoint before the cap of 10, and at it disables Add endpoint", {
     timeout: 120_000,
   }, async () => {

@@ -38,7 +38,11 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
     // The answer holds the secret: keep it no longer than the dialog shows it.
     gcTime: 0,
   });
-  useResetSessionErrorOnReturn(create.error, create.reset);
+  // Back from an ended session: the refused answer's error, copied beside the fields, goes as well.
+  useResetSessionErrorOnReturn(create.error, () => {
+    create.reset();
+    form.reset();
+  });
   const guard = useGuardedClose(close);
 
   function close() {

@@ -35,7 +35,11 @@ export function EditWebhookDialog({ wallet, webhook }: { wallet: string; webhook
       onError: (error) => form.show(serverFieldErrors(error, describeError(error))),
     }),
   );
-  useResetSessionErrorOnReturn(update.error, update.reset);
+  // Back from an ended session: the refused answer's error, copied beside the fields, goes as well.
+  useResetSessionErrorOnReturn(update.error, () => {
+    update.reset();
+    form.reset();
+  });
 
   function close() {
     setOpen(false);
