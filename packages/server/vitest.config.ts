@@ -15,6 +15,8 @@ export const slowTests = [
   "test/start.test.ts",
   // Two child processes that churn the heap for seconds each.
   "test/heap-growth.test.ts",
+  // Three child processes that open the embedded database and query it for seconds each.
+  "test/pglite-resident.test.ts",
   // The root launcher: a full build (the dashboard too) before both servers start.
   "test/launcher.test.ts",
   "test/database-outage.test.ts",

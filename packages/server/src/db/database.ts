@@ -9,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
-import { pgliteOptions } from "./pglite-options.js";
+import { pgliteOptions, useBaselineWasmCompiler } from "./pglite-options.js";
 import * as schema from "./schema/index.js";
 
 /** The one drizzle type procedures use, whichever driver is underneath. */
@@ -74,6 +74,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
   }
+  useBaselineWasmCompiler();
   const client = await PGlite.create({ dataDir: path, loadDataDir: template, ...pgliteOptions() });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 
 /**
@@ -18,4 +19,18 @@ export function pgliteOptions(): Pick<PGliteOptions, "startParams" | "initDbStar
     startParams: [...PGlite.defaultStartParams, "-c", SHARED_BUFFERS],
     initDbStartParams: ["-c", SHARED_BUFFERS],
   };
+}
+
+/**
+ * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the rest of the process; call it before
+ * the embedded database first starts. V8 otherwise recompiles PostgreSQL's hot functions with
+ * TurboFan on background threads, and that work leaves about 45 MB resident for the server's
+ * lifetime (the optimised code and compile memory kept by the C allocator). PGlite is the only
+ * WebAssembly the server runs, and a key store's queries are short: the bench shows what it costs
+ * (docs/benchmarks.md#memory). A process flag, set in-process so every way of starting the server
+ * gets it; it must precede the module's compilation to take effect.
+ * @example useBaselineWasmCompiler(); const client = await PGlite.create({ dataDir });
+ */
+export function useBaselineWasmCompiler(): void {
+  setFlagsFromString("--liftoff-only");
 }
