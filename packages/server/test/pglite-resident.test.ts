@@ -1,28 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const serverDir = fileURLToPath(new URL("..", import.meta.url));
+import { fixtureNumber } from "./support/process.js";
 
 /** Resident memory (MB) of the fixture after its query load, opened the server's way or PGlite's. */
 function residentMb(dataDir: string, mode: "server" | "plain"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "test/support/pglite-resident.ts", dataDir, mode],
-      { cwd: serverDir, timeout: 90_000 },
-      (error, stdout) => {
-        if (error) return reject(error);
-        const parsed: unknown = JSON.parse(stdout);
-        const mb = typeof parsed === "object" && parsed !== null ? Reflect.get(parsed, "residentMb") : null;
-        if (typeof mb !== "number") return reject(new Error(`no residentMb in ${stdout}`));
-        resolve(mb);
-      },
-    );
-  });
+  return fixtureNumber("test/support/pglite-resident.ts", [dataDir, mode], "residentMb");
 }
 
 describe("the embedded database's memory", () => {

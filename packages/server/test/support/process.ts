@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { TEST_WEBHOOKS_KEY } from "./webhooks-key.js";
 
@@ -67,4 +67,26 @@ export async function spawnServer(
       return exited;
     },
   };
+}
+
+/**
+ * Runs a measuring fixture under test/support (`node --import tsx <script> ...args`, in the server's
+ * folder) and resolves with the number it prints as `field` of one JSON line on stdout.
+ * @example const mb = await fixtureNumber("test/support/heap-churn.ts", ["limit"], "peakMb");
+ */
+export function fixtureNumber(script: string, args: readonly string[], field: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", script, ...args],
+      { cwd: serverDir, timeout: 90_000 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        const parsed: unknown = JSON.parse(stdout);
+        const value = typeof parsed === "object" && parsed !== null ? Reflect.get(parsed, field) : null;
+        if (typeof value !== "number") return reject(new Error(`no ${field} in ${stdout}`));
+        resolve(value);
+      },
+    );
+  });
 }
