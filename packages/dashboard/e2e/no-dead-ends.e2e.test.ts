@@ -2,7 +2,13 @@ import { createServer, type Server } from "node:net";
 import { createApp as createProxyApp, parseEnv as parseProxyEnv, serveApp } from "@keyport/dashboard-proxy";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, NO_PROBLEMS, openSession, sessionToken, watchPage } from "./support/browser.js";
+import {
+  endSessionElsewhere,
+  launchBrowser,
+  NO_PROBLEMS,
+  openSession,
+  watchPage,
+} from "./support/browser.js";
 import { signIn } from "./support/flows.js";
 import { freePort } from "./support/free-port.js";
 import { seriousAxeViolations } from "./support/page-checks.js";
@@ -138,12 +144,7 @@ describe("no dead ends: every failure says what failed and offers the way on", (
     await create.getByRole("textbox", { name: "Name" }).fill("half-typed key");
 
     // Signed out from elsewhere: the server ends the session the browser still holds.
-    const token = await sessionToken(context);
-    const logout = await fetch(`${stack.serverUrl}/auth/logout`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(logout.status).toBe(200);
+    expect(await endSessionElsewhere(stack.serverUrl, context)).toBe(200);
 
     await create.getByRole("button", { name: "Create" }).click();
     const ended = page.getByRole("dialog", { name: "Your session ended" });

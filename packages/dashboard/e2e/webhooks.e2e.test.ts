@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PageProblems, sessionToken } from "./support/browser.js";
+import { endSessionElsewhere, type PageProblems, sessionToken } from "./support/browser.js";
 import { closeSecret } from "./support/flows.js";
 import { horizontalOverflow, seriousAxeViolations } from "./support/page-checks.js";
 import { type Suite, useDashboardSuite } from "./support/suite.js";
@@ -194,11 +194,7 @@ describe("webhooks: add an endpoint, test it, rotate, disable, enable, edit and 
     await dialog.getByRole("checkbox", { name: "All events" }).check();
 
     // Signed out from elsewhere: the server ends the session the browser still holds.
-    const logout = await fetch(`${suite.stack.serverUrl}/auth/logout`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${await sessionToken(context)}` },
-    });
-    expect(logout.status).toBe(200);
+    expect(await endSessionElsewhere(suite.stack.serverUrl, context)).toBe(200);
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     const ended = page.getByRole("dialog", { name: "Your session ended" });
     await ended.getByText(/expired or was signed out from elsewhere/).waitFor();

@@ -98,3 +98,16 @@ export async function sessionToken(context: BrowserContext): Promise<string | un
   const cookies = await context.cookies();
   return cookies.find((cookie) => cookie.name === "keyport_session")?.value;
 }
+
+/**
+ * Signs the browser's session out from elsewhere (`POST /auth/logout` with its token, as another tab
+ * or device would): the server ends the session the browser still holds. Resolves with the status.
+ * @example expect(await endSessionElsewhere(stack.serverUrl, context)).toBe(200);
+ */
+export async function endSessionElsewhere(serverUrl: string, context: BrowserContext): Promise<number> {
+  const response = await fetch(`${serverUrl}/auth/logout`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await sessionToken(context)}` },
+  });
+  return response.status;
+}
