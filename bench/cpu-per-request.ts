@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -8,7 +10,8 @@ import { createKey, signIn } from "./lib/keyport.js";
 import { startBenchServer } from "./lib/servers.js";
 
 // `npx tsx bench/cpu-per-request.ts [--requests 20000] [--rounds 3] [--db pglite|postgres]
-// [--entry dist/main.js] [--against <entry>] [--only REST|tRPC|bare] [--cpu-prof <dir>]`, after `pnpm -r build`.
+// [--entry dist/main.js] [--against <entry>] [--only REST|tRPC|bare] [--cpu-prof <dir>] [--pin]`, after
+// `pnpm -r build`.
 // CPU time a server process spends per request (utime + stime from /proc/<pid>/stat over a fixed
 // number of keep-alive requests), for bare `node:http` answering a verification-shaped constant
 // and for Keyport verifying one cached plain key over REST and over tRPC. A throughput ratio
@@ -16,6 +19,9 @@ import { startBenchServer } from "./lib/servers.js";
 // this is the figure to compare changes of a few µs by. `--against` names a second build of the
 // server (an entry under packages/server, e.g. a copy of dist/ taken before a change) measured in
 // the same rounds. Each contestant runs in its own child; the load comes from this process.
+// `--pin` (Linux, taskset) keeps the load on the first CPU and every server on the last, so the
+// scheduler's placement, which moves a figure by 10-15% between two runs of one build on 2 cores,
+// is the same for every contestant.
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +37,8 @@ const { values } = parseArgs({
     entry: { type: "string", default: "dist/main.js" },
     against: { type: "string" },
     "cpu-prof": { type: "string" },
+    pin: { type: "boolean", default: false },
+    together: { type: "boolean", default: false },
     only: { type: "string" },
   },
 });
@@ -104,6 +112,13 @@ async function startServer(entry: string, name: string, env: Record<string, stri
   });
 }
 
+/** Binds every thread of `pid` to one CPU (`--pin`). */
+function pin(pid: number, cpu: number): void {
+  if (values.pin) execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
+}
+const LAST_CPU = cpus().length - 1;
+pin(process.pid, 0);
+
 const BARE = "bare node:http";
 const databases = createDatabaseFactory(values.postgres);
 const children: ServerChild[] = [];
@@ -114,10 +129,11 @@ try {
     tree: undefined,
   });
   children.push(bare);
+  pin(bare.pid, LAST_CPU);
   const contestants: Contestant[] = [
     { name: BARE, pid: bare.pid, url: bare.url, body: '{"key":"x"}', expect: "VALID" },
   ];
-  const entries = values.against === undefined ? [values.entry] : [values.entry, values.against];
+  const entries = [values.entry, ...(values.against?.split(",") ?? [])];
   for (const entry of entries) {
     const database = await databases.create(values.db === "postgres" ? "postgres" : "pglite");
     const env: Record<string, string> =
@@ -126,6 +142,7 @@ try {
         : { DATA_DIR: database.dir };
     const server = await startServer(entry, `keyport-${entry.replace(/\W+/g, "-")}`, env);
     children.push(server);
+    pin(server.pid, LAST_CPU);
     const session = await signIn(server.url);
     const { secret } = await createKey(server.url, session, "cpu per request");
     contestants.push(
@@ -148,7 +165,11 @@ try {
   if (values.only !== undefined) {
     // e.g. `--only REST` with `--cpu-prof`: the server's profile then holds that load alone.
     const only = values.only;
-    contestants.splice(0, contestants.length, ...contestants.filter((c) => c.name.startsWith(only)));
+    contestants.splice(
+      0,
+      contestants.length,
+      ...contestants.filter((c) => only.split(",").some((name) => c.name.startsWith(name))),
+    );
   }
   // Per contestant and round: µs a request of every thread and of the main thread, and the main
   // thread's over bare node:http's in the same round (what a shared machine's load inflates, it
@@ -156,29 +177,44 @@ try {
   const figures = new Map<string, { total: number[]; main: number[]; ratio: number[] }>(
     contestants.map((c) => [c.name, { total: [], main: [], ratio: [] }]),
   );
+  if (values.together && new Set(contestants.map((c) => c.pid)).size < contestants.length) {
+    throw new Error("--together needs one contestant a server: add --only REST or --only tRPC");
+  }
   for (const contestant of contestants) await check(contestant);
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts with a different contestant, as the bench alternates.
     const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
     const mains = new Map<string, number>();
-    for (const contestant of order) {
-      if (contestant === undefined) continue;
-      await send(contestant, WARMUP);
-      const before = cpuMicros(contestant.pid);
-      await send(contestant, REQUESTS);
-      const after = cpuMicros(contestant.pid);
-      const figure = figures.get(contestant.name);
-      const main = (after.main - before.main) / REQUESTS;
-      mains.set(contestant.name, main);
-      figure?.total.push((after.total - before.total) / REQUESTS);
-      figure?.main.push(main);
-    }
+    const measure = async (group: Contestant[]) => {
+      await Promise.all(group.map((contestant) => send(contestant, WARMUP)));
+      const before = group.map((contestant) => cpuMicros(contestant.pid));
+      await Promise.all(group.map((contestant) => send(contestant, REQUESTS)));
+      group.forEach((contestant, i) => {
+        const after = cpuMicros(contestant.pid);
+        const figure = figures.get(contestant.name);
+        const main = (after.main - (before[i]?.main ?? 0)) / REQUESTS;
+        mains.set(contestant.name, main);
+        figure?.total.push((after.total - (before[i]?.total ?? 0)) / REQUESTS);
+        figure?.main.push(main);
+      });
+    };
+    if (values.together) await measure(contestants);
+    else for (const contestant of order) if (contestant !== undefined) await measure([contestant]);
+    if (process.env.ROUND_LOG)
+      process.stderr.write(
+        `round ${round}: ${[...mains].map(([n, m]) => `${n} ${m.toFixed(1)}`).join(", ")}\n`,
+      );
     const bareMain = mains.get(BARE);
     for (const [name, main] of mains) {
       if (bareMain !== undefined) figures.get(name)?.ratio.push(main / bareMain);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  if (process.env.ROUND_LOG)
+    for (const [name, { main }] of figures)
+      process.stderr.write(
+        `${name}: min ${Math.min(...main).toFixed(1)} median ${median(main).toFixed(1)}\n`,
+      );
   const fixed = (x: number, digits = 1) => x.toFixed(digits).padStart(7);
   process.stdout.write(
     `CPU per request (${REQUESTS} requests, ${CONNECTIONS} connections, ${ROUNDS} rounds, ${values.db}), medians of rounds\n` +

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
 import { parseEnv } from "../src/env.js";
+import { newKey } from "../src/keys/secret.js";
 import { createLogger } from "../src/logger.js";
 import { openTestPglite } from "./support/databases.js";
 
@@ -67,6 +68,38 @@ describe("request ids on the server", () => {
       expect(own.map((line) => line.msg)).toContain("request");
     },
   );
+
+  // A fast route writes the header itself (http/fast-route.ts): each of its ways of answering.
+  const json = "application/json";
+  it.each([
+    ["a verification", "/api-keys/verify", '{ "key": "kp_unknown" }', json, 200],
+    ["a verification the fast scan reads", "/api-keys/verify", '{"key":"kp_unknown"}', json, 200],
+    ["a refused verify body", "/api-keys/verify", '{"key":1}', json, 400],
+    ["a verify body of another type", "/api-keys/verify", "key=kp", "text/plain", 415],
+    ["a verify body declared too large", "/api-keys/verify", "", json, 413],
+    ["a tRPC verification", "/trpc/keys.verify", '{"json":{"key":"kp_unknown"}}', json, 200],
+  ])("echoes a valid id on %s from a fast route", async (_name, path, rawBody, type, status) => {
+    const id = `fast-${status}-${path.length}-${rawBody.length}`;
+    let header: string | null | undefined;
+    if (status === 413) {
+      const answer = await sendBytes(
+        port,
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\n` +
+          `Content-Length: 70000\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.status).toBe(status);
+      header = answer.headers["x-request-id"];
+    } else {
+      const answer = await request(baseUrl, "POST", path, {
+        rawBody,
+        headers: { "content-type": type, "x-request-id": id },
+      });
+      expect(answer.status).toBe(status);
+      header = answer.headers.get("x-request-id");
+    }
+    expect(header).toBe(id);
+    expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toContain("request");
+  });
 
   it("writes the id on the sign-in refused line, beside the request line", async () => {
     const id = "sign-in-refused-1";
@@ -137,6 +170,23 @@ describe("request ids on the server", () => {
       const own = lines.filter((line) => line.reqId === id);
       expect(own.map((line) => line.msg)).toEqual(["procedure failed", "request"]);
       expect(own[0]?.level).toBe(50);
+    });
+
+    it("carries it in the verify fast route's 5xx body, written on its error line", async () => {
+      const id = "verify-500";
+      const answer = await request(baseUrl, "POST", "/api-keys/verify", {
+        body: { key: newKey("kp").key },
+        ...withId(id),
+      });
+      expect(answer.status).toBe(500);
+      expect(answer.headers.get("x-request-id")).toBe(id);
+      expect(answer.body).toEqual({
+        code: "INTERNAL_SERVER_ERROR",
+        message: "Internal server error",
+        requestId: id,
+      });
+      const own = lines.filter((line) => line.reqId === id);
+      expect(own.map((line) => line.msg)).toEqual(["verification failed", "request"]);
     });
 
     it("carries a fresh id in the body when the caller sent none", async () => {

@@ -54,69 +54,105 @@ function isJsonContentType(value: string | undefined): boolean {
  * `MAX_BODY_BYTES` (at once when `Content-Length` says so), 400 (`PARSE_ERROR`) for malformed JSON,
  * 400 (`BAD_REQUEST`) for JSON nested deeper than `MAX_JSON_DEPTH` (@keyport/node-edge),
  * `RequestAbortedError` when the client leaves mid-body. An absent body reads as `undefined`.
- * Event-based rather than `for await`, because verify reads a tiny body on every request.
+ * @example const input = schema.safeParse(await readJsonBody(req));
  */
 export function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  if (!hasBody(req)) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    readJsonBodyBytes(req, (error, body) => {
+      if (error !== undefined) {
+        reject(error);
+        return;
+      }
+      try {
+        resolve(parseJsonBody(body));
+      } catch (cause) {
+        reject(cause);
+      }
+    });
+  });
+}
+
+/**
+ * The bytes of a JSON body, for {@link parseJsonBody}: `done` gets the error {@link readJsonBody}
+ * would reject with, or the body (`undefined` when absent). A callback, not a Promise, because
+ * verify reads a tiny body on every request; `done` runs once, possibly before this returns.
+ */
+export function readJsonBodyBytes(
+  req: IncomingMessage,
+  done: (error: unknown, body: Buffer | undefined) => void,
+): void {
+  if (!hasBody(req)) {
+    done(undefined, undefined);
+    return;
+  }
   if (!isJsonContentType(req.headers["content-type"])) {
     req.resume();
-    return Promise.reject(
+    done(
       new TRPCError({ code: "UNSUPPORTED_MEDIA_TYPE", message: "The body must be application/json" }),
+      undefined,
     );
+    return;
   }
   if (declaresTooLargeBody(req)) {
-    return Promise.reject(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
+    done(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }), undefined);
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    // The listeners stay on the request (they go with it): once settled, later events do nothing.
-    // Removing four listeners on every verification cost more than leaving them.
-    const settle = (error: unknown, value?: unknown) => {
-      if (settled) return;
-      settled = true;
-      if (error === undefined) resolve(value);
-      else reject(error);
-    };
-    const finish = () => {
-      if (size > MAX_BODY_BYTES) {
-        settle(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }));
-        return;
-      }
-      const text = chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8");
-      if (text.trim() === "") {
-        settle(undefined, undefined);
-        return;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        settle(new TRPCError({ code: "PARSE_ERROR", message: "The body is not valid JSON" }));
-        return;
-      }
-      if (jsonDeeperThan(value)) settle(new TRPCError({ code: "BAD_REQUEST", message: JSON_TOO_DEEP }));
-      else settle(undefined, value);
-    };
-    req.on("data", (chunk: Buffer | string) => {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      size += buffer.length;
-      if (size > MAX_DRAIN_BYTES) {
-        req.destroy();
-        finish();
-        return;
-      }
-      if (size <= MAX_BODY_BYTES) chunks.push(buffer);
-    });
-    req.on("end", finish);
-    // A reset mid-body surfaces as an ECONNRESET "aborted" error, then a close: either way the client left.
-    // The request's `close` also follows every answered request: by then the body has settled, and
-    // an error (its stack captured) is built only when it has not (docs/benchmarks.md).
-    const left = () => {
-      if (!settled) settle(new RequestAbortedError());
-    };
-    req.on("error", left);
-    req.on("close", left);
+  let chunks: Buffer[] | undefined;
+  let first: Buffer | undefined;
+  let size = 0;
+  let settled = false;
+  // The listeners stay on the request (they go with it): once settled, later events do nothing.
+  // Removing them on every verification cost more than leaving them.
+  const settle = (error: unknown, body: Buffer | undefined) => {
+    if (settled) return;
+    settled = true;
+    done(error, body);
+  };
+  const finish = () => {
+    if (size > MAX_BODY_BYTES)
+      settle(new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: BODY_TOO_LARGE }), undefined);
+    else settle(undefined, chunks === undefined ? (first ?? EMPTY) : Buffer.concat(chunks));
+  };
+  req.on("data", (chunk: Buffer | string) => {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > MAX_DRAIN_BYTES) {
+      req.destroy();
+      finish();
+      return;
+    }
+    if (size > MAX_BODY_BYTES) return;
+    // A small body is one chunk: no array for it.
+    if (first === undefined) first = buffer;
+    else if (chunks === undefined) chunks = [first, buffer];
+    else chunks.push(buffer);
   });
+  req.on("end", finish);
+  // A client that leaves mid-body ends the request with a `close` and no `end`. (No `error`
+  // listener: node emits an aborted request's error only to listeners, and `close` follows it.)
+  // The request's `close` also follows every answered request: by then the body has settled, and
+  // an error (its stack captured) is built only when it has not (docs/benchmarks.md).
+  req.on("close", () => {
+    if (!settled) settle(new RequestAbortedError(), undefined);
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Parses what {@link readJsonBodyBytes} read: `undefined` for an absent or blank body, else the
+ * JSON value; throws 400 `PARSE_ERROR` for malformed JSON and 400 `BAD_REQUEST` past `MAX_JSON_DEPTH`.
+ */
+export function parseJsonBody(body: Buffer | undefined): unknown {
+  if (body === undefined) return undefined;
+  const text = body.toString("utf8");
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TRPCError({ code: "PARSE_ERROR", message: "The body is not valid JSON" });
+  }
+  if (jsonDeeperThan(value)) throw new TRPCError({ code: "BAD_REQUEST", message: JSON_TOO_DEEP });
+  return value;
 }

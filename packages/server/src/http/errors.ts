@@ -53,19 +53,23 @@ export function sendJson(
 }
 
 /**
- * `sendJson` with `Cache-Control: no-store`, its headers one literal: every verification answers
- * through it, and copying a shared headers object into each answer costs more than the literal.
+ * A verification's answer (JSON text already serialised, e.g. a memoised one: json-memo.ts) with
+ * `Cache-Control: no-store` and the request's id: every header in one literal, handed to
+ * `writeHead` on a response with no header set before, which is node's cheapest way to answer
+ * (docs/benchmarks.md).
  */
-export function sendNoStoreJson(res: ServerResponse, status: number, body: unknown): void {
-  sendNoStoreJsonText(res, status, JSON.stringify(body));
-}
-
-/** {@link sendNoStoreJson} of a body already serialised (e.g. a memoised verification: json-memo.ts). */
-export function sendNoStoreJsonText(res: ServerResponse, status: number, payload: string): void {
+export function sendNoStoreJsonText(
+  res: ServerResponse,
+  status: number,
+  payload: string,
+  requestId: string,
+): void {
   res.writeHead(status, {
     "cache-control": "no-store",
     "content-type": JSON_TYPE,
     "content-length": Buffer.byteLength(payload),
+    // REQUEST_ID_HEADER, spelled out: a computed key would make each literal a slower object.
+    "x-request-id": requestId,
   });
   res.end(payload);
 }

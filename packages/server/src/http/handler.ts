@@ -15,7 +15,6 @@ import { sendError, sendJson } from "./errors.js";
 import type { FastRoute } from "./fast-route.js";
 import { isListRoute, listOwnKeys } from "./list-route.js";
 import type { RawRoute } from "./raw-route.js";
-import { requestIdOf } from "./request-id.js";
 import { type CompiledRestRoute, callRestRoute, matchRestRoute } from "./rest.js";
 import { createTrpcHandler } from "./trpc-handler.js";
 import { answered, createTrpcVerify } from "./trpc-verify.js";
@@ -52,7 +51,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const trpc = createTrpcHandler(router, services);
   const trpcVerify = createTrpcVerify(router, services, trpc);
   // An unbatched tRPC verification is a fast route too; what the fast path does not take is tRPC's.
-  const fastRoutes = new Map(options.fastRoutes).set(`POST ${QUIET_TRPC_PATH}`, (req, res) => {
+  const fastRoutes = new Map(options.fastRoutes).set(`POST ${QUIET_TRPC_PATH}`, (req, res, _, requestId) => {
+    // tRPC's adapter and errors read the id from the response (request-id.ts).
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     const verifying = trpcVerify(req, res);
     if (verifying !== null) return verifying;
     trpc(req, res);
@@ -169,16 +170,24 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const info = logger.info.bind(logger);
   const debug = logger.debug.bind(logger);
 
-  function fail(res: ServerResponse, method: string, label: string, started: number, cause: unknown): void {
-    logger.error({ err: errorSummary(cause), method, reqId: requestIdOf(res) }, "request handler failed");
-    if (!res.headersSent) sendError(res, cause);
+  function fail(
+    res: ServerResponse,
+    method: string,
+    label: string,
+    requestId: string,
+    started: number,
+    cause: unknown,
+  ): void {
+    logger.error({ err: errorSummary(cause), method, reqId: requestId }, "request handler failed");
+    if (!res.headersSent) {
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      sendError(res, cause);
+    }
     metrics.http.observeWhenDone(res, method, label, started);
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
-    // Set first, so every answer carries it whoever writes it (tRPC's adapter, docs, metrics, errors).
     const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
-    res.setHeader(REQUEST_ID_HEADER, requestId);
     const method = req.method ?? "GET";
     const raw = req.url ?? "/";
     const query = raw.indexOf("?");
@@ -186,6 +195,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const routeKey = `${method} ${pathname}`;
     // Only an exact URL: `/trpc/keys.verify?batch=1` is tRPC's business.
     const fast = query === -1 ? fastRoutes.get(routeKey) : undefined;
+    // Set first, so every answer carries it whoever writes it (tRPC's adapter, docs, metrics,
+    // errors); a fast route writes it itself (fast-route.ts).
+    if (fast === undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
     // Hot paths log at debug (their failures still log at error), so at the default
     // LOG_LEVEL=info a verification costs no log line, no timer and no listener.
     const quiet = fast !== undefined || pathname === QUIET_TRPC_PATH;
@@ -197,7 +209,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return label;
     };
     const failed = (label: string) => (cause: unknown) => {
-      fail(res, method, label, started, cause);
+      fail(res, method, label, requestId, started, cause);
       return label;
     };
     let routed: Promise<string>;
@@ -205,12 +217,13 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (declaresTooLargeBody(req, maxBodyBytes) && !isTrpcPath(pathname)) {
       // Refused before a byte of the body is read; the connection closes rather than drain the body.
       const message = bodyTooLargeMessage(maxBodyBytes);
+      if (fast !== undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
       sendJson(res, 413, errorBody("PAYLOAD_TOO_LARGE", message), { connection: "close" });
       routed = Promise.resolve(answered(fast !== undefined ? pathname : "(too large)"));
     } else if (fast !== undefined) {
       // At info a verification costs no listener: a fast route that returns unanswered lost its client.
       const listened = write !== undefined;
-      routed = Promise.resolve(fast(req, res, services)).then(() => {
+      routed = Promise.resolve(fast(req, res, services, requestId)).then(() => {
         if (!listened && !res.writableEnded) info(abortLine(method, pathname, requestId, started), ABORTED);
         return answered(pathname);
       }, failed(pathname));

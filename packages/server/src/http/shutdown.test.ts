@@ -107,6 +107,21 @@ describe("createGracefulShutdown", () => {
     expect(await rawClient(port).ended).toBe("ECONNREFUSED");
   });
 
+  it("answers every pipelined request in flight at shutdown, then ends the socket", async () => {
+    const port = await start();
+    const client = rawClient(port);
+    // Two requests in one write: the second is answered only after the first.
+    client.socket.write(get("/slow") + get("/fast"));
+    await expect.poll(() => handled).toEqual(["/slow", "/fast"]);
+    const closed = shutdown.close(30_000);
+    release();
+    await client.waitFor("fast done");
+    // Both answers arrive whole, in order, and only then does the socket end cleanly.
+    expect(await client.ended).toBe("end");
+    expect(client.received().match(/slow done|fast done/g)).toEqual(["slow done", "fast done"]);
+    await closed;
+  });
+
   it("never hands a request read on an already ended socket to the handler", async () => {
     const port = await start();
     const late = rawClient(port);

@@ -27,49 +27,59 @@ export interface GracefulShutdown {
  * await shutdown.close(10_000);
  */
 export function createGracefulShutdown(server: Server, handler: RequestListener): GracefulShutdown {
-  /** Open sockets, with how many of their requests still await the end of their answer. */
-  const sockets = new Map<Socket, number>();
-  /** Sockets we sent FIN on: a request read from them could not be answered. */
-  const ended = new WeakSet<Socket>();
-  /** Answers in progress, to switch them to `Connection: close` once shutdown begins. */
-  const responses = new Set<ServerResponse>();
+  /**
+   * Open sockets, each with its latest response. A request costs one map lookup and no listener:
+   * a socket's answers go out in order, so the latest one finished means the socket is idle, and
+   * what is unfinished at shutdown is only looked at then.
+   */
+  const sockets = new Map<Socket, SocketState>();
   let closing = false;
   let closed: Promise<void> | undefined;
 
-  const end = (socket: Socket) => {
-    ended.add(socket);
+  const end = (socket: Socket, state: SocketState | undefined) => {
+    if (state !== undefined) state.ended = true;
     // end(), not destroy(): written bytes are flushed, then FIN. The socket keeps reading, so a
     // request the client sent meanwhile is read (and ignored) rather than left unread, which
     // would make the kernel answer our close with a reset.
     socket.end();
   };
 
+  // At shutdown: an idle socket ends now; one still answering ends after its latest answer.
+  const endWhenIdle = (socket: Socket, state: SocketState) => {
+    const last = state.last;
+    if (last === undefined || last.writableFinished) {
+      end(socket, state);
+      return;
+    }
+    if (!last.headersSent) {
+      // Node ends the socket itself once this answer (the socket's last, so nothing is cut) is out.
+      last.shouldKeepAlive = false;
+      return;
+    }
+    // Already promised keep-alive: end the socket once this answer has gone, unless a newer
+    // request came meanwhile (it answers with Connection: close, and Node ends the socket then).
+    last.once("close", () => {
+      if (state.last === last) end(socket, state);
+    });
+  };
+
   server.on("connection", (socket: Socket) => {
-    sockets.set(socket, 0);
+    const state: SocketState = { last: undefined, ended: false };
+    sockets.set(socket, state);
     socket.once("close", () => sockets.delete(socket));
-    if (closing) end(socket);
+    if (closing) end(socket, state);
   });
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const { socket } = req;
+    const state = sockets.get(req.socket);
     // We already said goodbye on this socket: the client will see it closed without an answer
     // and can tell the request went unanswered. Running the handler would count it anyway.
-    if (ended.has(socket)) {
+    if (state?.ended === true) {
       req.resume();
       return;
     }
+    if (state !== undefined) state.last = res;
     if (closing) res.shouldKeepAlive = false;
-    sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
-    responses.add(res);
-    // 'close' follows 'finish' (the answer handed to the OS) or an aborted connection.
-    res.once("close", () => {
-      responses.delete(res);
-      const pending = sockets.get(socket);
-      if (pending === undefined) return;
-      sockets.set(socket, pending - 1);
-      // An answer that started before shutdown went out keep-alive: end its socket now it is idle.
-      if (closing && pending === 1) end(socket);
-    });
     handler(req, res);
   });
 
@@ -88,8 +98,14 @@ export function createGracefulShutdown(server: Server, handler: RequestListener)
           clearTimeout(timer);
           resolve();
         });
-        for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
-        for (const [socket, pending] of sockets) if (pending === 0) end(socket);
+        for (const [socket, state] of sockets) endWhenIdle(socket, state);
       })),
   };
+}
+
+interface SocketState {
+  /** The response to the latest request read on the socket; undefined before the first. */
+  last: ServerResponse | undefined;
+  /** We sent FIN: a request read from the socket now could not be answered. */
+  ended: boolean;
 }

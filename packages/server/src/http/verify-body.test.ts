@@ -1,0 +1,84 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_VERIFY_KEY_LENGTH, verifyKeyInput } from "../schemas/verification.js";
+import { parseJsonBody } from "./body.js";
+import { plainVerifyInput } from "./verify-body.js";
+
+/** The full path: JSON.parse, then the procedure's input schema; undefined when it refuses. */
+function fullPath(body: Buffer): unknown {
+  let value: unknown;
+  try {
+    value = parseJsonBody(body);
+  } catch {
+    return undefined;
+  }
+  const parsed = verifyKeyInput.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+// Keys as SDKs send them, and strings built to hit the scan's edges: quotes, backslashes, control
+// characters, non-ASCII, DEL, and lengths around the schema's bound.
+const awkward = fc.constantFrom(
+  '"',
+  "\\",
+  "\\n",
+  "\\u0041",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "é",
+  "€",
+  "😀",
+  " ",
+  "}",
+  "{",
+);
+const keyText = fc.oneof(
+  fc.string({ unit: fc.constantFrom(..."abcXYZ019_-"), maxLength: MAX_VERIFY_KEY_LENGTH + 2 }),
+  fc.string({ unit: fc.oneof(fc.constantFrom(..."kp_a1"), awkward), maxLength: 40 }),
+  fc
+    .constantFrom(MAX_VERIFY_KEY_LENGTH - 1, MAX_VERIFY_KEY_LENGTH, MAX_VERIFY_KEY_LENGTH + 1)
+    .map((n) => "k".repeat(n)),
+);
+// Bodies around the one shape the scan takes: that shape, and near misses of it.
+const body = fc.oneof(
+  keyText.map((key) => `{"key":"${key}"}`),
+  keyText.map((key) => JSON.stringify({ key })),
+  fc.tuple(keyText, fc.constantFrom(" ", "\n", "\t")).map(([key, space]) => `{"key":${space}"${key}"}`),
+  fc.tuple(keyText, fc.constantFrom("", " ", "\n")).map(([key, tail]) => `{"key":"${key}"}${tail}`),
+  fc.tuple(keyText, fc.nat(1000)).map(([key, cost]) => JSON.stringify({ key, cost })),
+  keyText.map((key) => `{"Key":"${key}"}`),
+  keyText.map((key) => `{"key":"${key}"`),
+  keyText.map((key) => `{"key":"${key}"}}`),
+  fc.string({ maxLength: 30 }),
+);
+
+describe("plainVerifyInput", () => {
+  it("gives exactly what JSON.parse and the input schema give, or leaves the body to them", () => {
+    fc.assert(
+      fc.property(body, (text) => {
+        const bytes = Buffer.from(text, "utf8");
+        const fast = plainVerifyInput(bytes);
+        if (fast !== undefined) expect(fast).toStrictEqual(fullPath(bytes));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it("takes the body every SDK sends for a plain verification", () => {
+    const key = "kp_2VVZyPFteXq1cD0aYv8fLmN3oPzR7sT9uW4xY6z";
+    expect(plainVerifyInput(Buffer.from(JSON.stringify({ key })))).toStrictEqual({ key, cost: 1 });
+    expect(plainVerifyInput(Buffer.from(`{"key":"${"k".repeat(MAX_VERIFY_KEY_LENGTH)}"}`))).toBeDefined();
+  });
+
+  it.each([
+    ["a key past the schema's bound", `{"key":"${"k".repeat(MAX_VERIFY_KEY_LENGTH + 1)}"}`],
+    ["an escape", '{"key":"kp_\\u0041"}'],
+    ["non-ASCII", '{"key":"kpé"}'],
+    ["a space", '{ "key":"kp"}'],
+    ["another field", '{"key":"kp","cost":2}'],
+    ["a truncated body", '{"key":"kp"'],
+  ])("leaves %s to the full path", (_name, text) => {
+    expect(plainVerifyInput(Buffer.from(text))).toBeUndefined();
+  });
+});
