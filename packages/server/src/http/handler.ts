@@ -52,10 +52,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   const trpcVerify = createTrpcVerify(router, services, trpc);
   // An unbatched tRPC verification is a fast route too; what the fast path does not take is tRPC's.
   const fastRoutes = new Map(options.fastRoutes).set(`POST ${QUIET_TRPC_PATH}`, (req, res, _, requestId) => {
+    const verifying = trpcVerify(req, res, requestId);
+    if (verifying !== null) return verifying;
     // tRPC's adapter and errors read the id from the response (request-id.ts).
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    const verifying = trpcVerify(req, res);
-    if (verifying !== null) return verifying;
     trpc(req, res);
     return answered(res);
   });
@@ -73,7 +73,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         sendJson(res, 405, { code: "METHOD_NOT_SUPPORTED", message: "tRPC takes GET and POST" });
         return "/trpc";
       }
-      if (trpcVerify(req, res) === null) trpc(req, res);
+      if (trpcVerify(req, res, requestId) === null) trpc(req, res);
       return trpcRouteLabel(pathname);
     }
     // HEAD is GET without the body: node:http drops whatever a HEAD response writes.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { REQUEST_ID_HEADER } from "@keyport/errors";
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
@@ -13,7 +14,6 @@ import { createCallerFactory, formatTrpcError } from "../trpc.js";
 import { deserializeOwnedInput, transformer } from "../trpc-transformer.js";
 import { MAX_BODY_BYTES } from "./body.js";
 import { createJsonMemo } from "./json-memo.js";
-import { requestIdOf } from "./request-id.js";
 import { logTrpcError, MAX_BATCH_SIZE } from "./trpc-handler.js";
 
 type VerifyInput = z.input<typeof verifyKeyInput>;
@@ -73,8 +73,8 @@ function readBodyText(req: IncomingMessage): Promise<string | null> {
     };
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => settle(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString()));
+    // No `error` listener: node emits an aborted request's error only to listeners; `close` follows.
     req.on("close", () => settle(null));
-    req.on("error", () => settle(null));
   });
 }
 
@@ -181,30 +181,36 @@ export function createTrpcVerify(
     };
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse, calls: VerifyCalls): Promise<void> {
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    calls: VerifyCalls,
+    requestId: string,
+  ): Promise<void> {
     const text = await readBodyText(req);
     if (text === null) return; // the client left: nobody to answer
     const inputs = decodeInputs(text, calls);
     if (inputs === null) {
       const read: ReadRequest = req;
       read.body = text;
+      // tRPC's handler writes the answer: the id goes on the response first.
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       fallback(read, res);
       return answered(res);
     }
-    const requestId = requestIdOf(res) ?? "";
     const answers =
       inputs.length === 1
         ? [await callOne(inputs[0], req, res, requestId)]
         : await Promise.all(inputs.map((input) => callOne(input, req, res, requestId)));
-    send(res, answers, calls.batch);
+    send(res, answers, calls.batch, requestId);
   }
 
-  return (req: IncomingMessage, res: ServerResponse): Promise<void> | null => {
+  return (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | null => {
     const calls = matchVerifyCalls(req);
     if (calls === null) return null;
-    return answer(req, res, calls).catch((cause: unknown) => {
+    return answer(req, res, calls, requestId).catch((cause: unknown) => {
       // Not expected (every call's failure is an item): answered as tRPC answers a thrown error.
-      if (!res.headersSent) send(res, [errorItem(cause, { requestId: requestIdOf(res) ?? "" })], false);
+      if (!res.headersSent) send(res, [errorItem(cause, { requestId })], false, requestId);
     });
   };
 }
@@ -229,8 +235,11 @@ interface AnswerItem {
   json: string;
 }
 
-/** Writes the answer: one item, or the batch's array; a batch whose statuses differ is 207. */
-function send(res: ServerResponse, answers: readonly AnswerItem[], batch: boolean): void {
+/**
+ * Writes the answer: one item, or the batch's array; a batch whose statuses differ is 207. The
+ * request's id is one of the literal's headers, as on REST's verify (http/fast-route.ts).
+ */
+function send(res: ServerResponse, answers: readonly AnswerItem[], batch: boolean, requestId: string): void {
   let status = answers[0]?.status ?? 200;
   for (const answer of answers) if (answer.status !== status) status = 207;
   const payload = batch ? `[${answers.map((answer) => answer.json).join(",")}]` : (answers[0]?.json ?? "");
@@ -241,6 +250,8 @@ function send(res: ServerResponse, answers: readonly AnswerItem[], batch: boolea
     "content-type": "application/json",
     vary: "trpc-accept, accept",
     "content-length": Buffer.byteLength(payload),
+    // REQUEST_ID_HEADER, spelled out: a computed key would make each literal a slower object.
+    "x-request-id": requestId,
   });
   res.end(payload);
 }
