@@ -105,6 +105,9 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
   const lastUsedIntervalMs = options.lastUsedIntervalMs ?? 60_000;
 
   let pending = new Map<string, Pending>();
+  // Each key's entry for the latest hour it was counted in, so a verification finds its counters
+  // without building the "hour:key" id (a string and its hash, on every verification).
+  let latest = new Map<string, Pending>();
   let pendingLastUsed = new Map<string, number>();
   const maxPendingSamples = options.maxPendingSamples ?? 10_000;
   const samples = createRecentSamples(RECENT_VERIFICATIONS_PER_KEY, maxPendingSamples);
@@ -164,6 +167,7 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
     const lastUsed = pendingLastUsed;
     const recent = samples.take();
     pending = new Map();
+    latest = new Map();
     pendingLastUsed = new Map();
     try {
       await sink(toBatch(rows, lastUsed, recent));
@@ -193,11 +197,15 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
     },
     record(keyId, wallet, outcome, atMs, ask) {
       const hour = hourStart(atMs);
-      const id = `${hour}:${keyId}`;
-      let entry = pending.get(id);
-      if (entry === undefined) {
-        entry = { keyId, wallet, hour, counts: USAGE_OUTCOMES.map(() => 0) };
-        pending.set(id, entry);
+      let entry = latest.get(keyId);
+      if (entry === undefined || entry.hour !== hour) {
+        const id = `${hour}:${keyId}`;
+        entry = pending.get(id);
+        if (entry === undefined) {
+          entry = { keyId, wallet, hour, counts: USAGE_OUTCOMES.map(() => 0) };
+          pending.set(id, entry);
+        }
+        latest.set(keyId, entry);
       }
       entry.counts[OUTCOME_INDEX[outcome]] = (entry.counts[OUTCOME_INDEX[outcome]] ?? 0) + 1;
 
