@@ -5,10 +5,12 @@ import { fileURLToPath } from "node:url";
 import { createDatabaseFactory } from "./lib/databases.js";
 import { createKey, signIn } from "./lib/keyport.js";
 import { type LoadSpec, measureLoad } from "./lib/load.js";
+import { seedUsage } from "./lib/seed-usage.js";
 import { startKeyport } from "./lib/servers.js";
 
 // `npx tsx bench/memory.ts [pglite|postgres] [seconds]`: one server under the bench's loads (verify
-// over REST, over tRPC, keys-list of 20 keys; 50 connections each), printing after each load its
+// over REST, over tRPC, keys-list of 20 keys, and on PostgreSQL the usage scenario's 90 days by
+// day; 50 connections each), printing after each load its
 // RSS and memory split (V8 heap and its new/old spaces, external, array buffers) before and after
 // two forced full collections. What docs/benchmarks.md#memory reports was measured with it.
 
@@ -22,7 +24,8 @@ const databases = createDatabaseFactory(
   process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
 );
 const settings = { cpuProfDir: undefined, logLevel: "info", tree: undefined };
-const server = await startKeyport(`memory-${kind}`, await databases.create(kind), settings, {
+const database = await databases.create(kind);
+const server = await startKeyport(`memory-${kind}`, database, settings, {
   NODE_OPTIONS: `--import ${PROBE}`,
   MEMORY_PROBE_OUT: out,
 });
@@ -64,6 +67,19 @@ try {
       { url: `${server.url}/api-keys/${owner.wallet}`, headers: { authorization: `Bearer ${owner.token}` } },
     ],
   ];
+  if (database.kind === "postgres") {
+    // The usage scenario's read (PGlite would need the server stopped to seed: see scenarios/usage.ts).
+    await seedUsage(database, owner.wallet);
+    const to = new Date();
+    const from = new Date(to.getTime() - 90 * 86_400_000);
+    loads.push([
+      "usage",
+      {
+        url: `${server.url}/api-keys/${owner.wallet}/usage?from=${from.toISOString()}&to=${to.toISOString()}&granularity=day`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      },
+    ]);
+  }
   for (const [name, spec] of loads) {
     const measured = await measureLoad(spec, { connections: 50, durationSeconds: seconds });
     await report(
