@@ -157,37 +157,31 @@ describe("request ids on the server", () => {
       await database.db.execute(sql`alter table api_keys_broken rename to api_keys`);
     });
 
-    it("carries in a REST body the id its header carries, written on the error's log line", async () => {
-      const id = "report-this-500";
-      const answer = await request(baseUrl, "GET", `/api-keys/${wallet}`, { token, ...withId(id) });
-      expect(answer.status).toBe(500);
-      expect(answer.headers.get("x-request-id")).toBe(id);
-      expect(answer.body).toEqual({
-        code: "INTERNAL_SERVER_ERROR",
-        message: "Internal server error",
-        requestId: id,
-      });
-      const own = lines.filter((line) => line.reqId === id);
-      expect(own.map((line) => line.msg)).toEqual(["procedure failed", "request"]);
-      expect(own[0]?.level).toBe(50);
-    });
-
-    it("carries it in the verify fast route's 5xx body, written on its error line", async () => {
-      const id = "verify-500";
-      const answer = await request(baseUrl, "POST", "/api-keys/verify", {
-        body: { key: newKey("kp").key },
-        ...withId(id),
-      });
-      expect(answer.status).toBe(500);
-      expect(answer.headers.get("x-request-id")).toBe(id);
-      expect(answer.body).toEqual({
-        code: "INTERNAL_SERVER_ERROR",
-        message: "Internal server error",
-        requestId: id,
-      });
-      const own = lines.filter((line) => line.reqId === id);
-      expect(own.map((line) => line.msg)).toEqual(["verification failed", "request"]);
-    });
+    it.each([
+      ["a REST route", "report-this-500", "procedure failed"],
+      ["the verify fast route", "verify-500", "verification failed"],
+    ])(
+      "carries in %s's body the id its header carries, written on the error's log line",
+      async (_, id, line) => {
+        const answer =
+          line === "procedure failed"
+            ? await request(baseUrl, "GET", `/api-keys/${wallet}`, { token, ...withId(id) })
+            : await request(baseUrl, "POST", "/api-keys/verify", {
+                body: { key: newKey("kp").key },
+                ...withId(id),
+              });
+        expect(answer.status).toBe(500);
+        expect(answer.headers.get("x-request-id")).toBe(id);
+        expect(answer.body).toEqual({
+          code: "INTERNAL_SERVER_ERROR",
+          message: "Internal server error",
+          requestId: id,
+        });
+        const own = lines.filter((entry) => entry.reqId === id);
+        expect(own.map((entry) => entry.msg)).toEqual([line, "request"]);
+        expect(own[0]?.level).toBe(50);
+      },
+    );
 
     it("carries a fresh id in the body when the caller sent none", async () => {
       const answer = await request(baseUrl, "GET", `/api-keys/${wallet}`, { token });
