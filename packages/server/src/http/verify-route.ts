@@ -36,16 +36,10 @@ export const verifyRoute: FastRoute = (req, res, services, requestId) =>
           return;
         }
         // A key that waits on the database or Redis has a deadline.
-        raceDeadline(answer, REQUEST_DEADLINE_MS, deadline).then(
-          (verification) => {
-            sendNoStoreJsonText(res, 200, verificationJson(verification), requestId);
-            resolve();
-          },
-          (cause: unknown) => {
-            fail(res, services, requestId, cause);
-            resolve();
-          },
-        );
+        raceDeadline(answer, REQUEST_DEADLINE_MS, deadline)
+          .then((verification) => sendNoStoreJsonText(res, 200, verificationJson(verification), requestId))
+          .catch((cause: unknown) => fail(res, services, requestId, cause))
+          .finally(resolve);
       } catch (cause) {
         fail(res, services, requestId, cause);
         resolve();
