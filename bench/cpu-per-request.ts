@@ -10,8 +10,8 @@ import { createKey, signIn } from "./lib/keyport.js";
 import { startBenchServer } from "./lib/servers.js";
 
 // `npx tsx bench/cpu-per-request.ts [--requests 20000] [--rounds 3] [--db pglite|postgres]
-// [--entry dist/main.js] [--against <entry>] [--only REST|tRPC|bare] [--cpu-prof <dir>] [--pin]`, after
-// `pnpm -r build`.
+// [--entry dist/main.js] [--against <entry>[,<entry>…]] [--only REST|tRPC|bare[,…]] [--cpu-prof <dir>]
+// [--pin] [--together] [--each-round]`, after `pnpm -r build`.
 // CPU time a server process spends per request (utime + stime from /proc/<pid>/stat over a fixed
 // number of keep-alive requests), for bare `node:http` answering a verification-shaped constant
 // and for Keyport verifying one cached plain key over REST and over tRPC. A throughput ratio
@@ -21,7 +21,9 @@ import { startBenchServer } from "./lib/servers.js";
 // the same rounds. Each contestant runs in its own child; the load comes from this process.
 // `--pin` (Linux, taskset) keeps the load on the first CPU and every server on the last, so the
 // scheduler's placement, which moves a figure by 10-15% between two runs of one build on 2 cores,
-// is the same for every contestant.
+// is the same for every contestant. `--together` loads every contestant at once (one a server), so
+// each round's figures are taken under the same conditions. `--each-round` also prints every
+// round's figures and each contestant's lowest (to stderr).
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     pin: { type: "boolean", default: false },
     together: { type: "boolean", default: false },
+    "each-round": { type: "boolean", default: false },
     only: { type: "string" },
   },
 });
@@ -200,7 +203,7 @@ try {
     };
     if (values.together) await measure(contestants);
     else for (const contestant of order) if (contestant !== undefined) await measure([contestant]);
-    if (process.env.ROUND_LOG)
+    if (values["each-round"])
       process.stderr.write(
         `round ${round}: ${[...mains].map(([n, m]) => `${n} ${m.toFixed(1)}`).join(", ")}\n`,
       );
@@ -210,7 +213,7 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-  if (process.env.ROUND_LOG)
+  if (values["each-round"])
     for (const [name, { main }] of figures)
       process.stderr.write(
         `${name}: min ${Math.min(...main).toFixed(1)} median ${median(main).toFixed(1)}\n`,

@@ -12,7 +12,7 @@ import type { AppRouter } from "../routers/_app.js";
 import { type Verification, verifyKeyInput } from "../schemas/verification.js";
 import { createCallerFactory, formatTrpcError } from "../trpc.js";
 import { deserializeOwnedInput, transformer } from "../trpc-transformer.js";
-import { MAX_BODY_BYTES } from "./body.js";
+import { MAX_BODY_BYTES, readJsonBodyBytes } from "./body.js";
 import { createJsonMemo } from "./json-memo.js";
 import { logTrpcError, MAX_BATCH_SIZE } from "./trpc-handler.js";
 
@@ -59,22 +59,12 @@ function matchVerifyCalls(req: IncomingMessage): VerifyCalls | null {
 }
 
 /**
- * The whole body as text, or null when the client left first. The listeners stay on the request
- * (they go with it): once settled, later events do nothing, as in `readJsonBody`.
+ * The whole body as text, or null when the client left first. `matchVerifyCalls` has checked the
+ * type and declared length, so leaving is the one error `readJsonBodyBytes` can give here.
  */
 function readBodyText(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let settled = false;
-    const settle = (text: string | null) => {
-      if (settled) return;
-      settled = true;
-      resolve(text);
-    };
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => settle(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString()));
-    // No `error` listener: node emits an aborted request's error only to listeners; `close` follows.
-    req.on("close", () => settle(null));
+    readJsonBodyBytes(req, (error, body) => resolve(error === undefined ? (body?.toString() ?? "") : null));
   });
 }
 

@@ -17,8 +17,8 @@ const verificationJson = createJsonMemo<Verification>(JSON.stringify);
 
 /**
  * `POST /api-keys/verify` without the tRPC machinery: read the small body, validate it with the
- * procedure's own input schema (a body that is only `{"key":"…"}` is read without a JSON parse:
- * verify-body.ts), ask the verifier, write the answer. Same statuses and envelope as the procedure
+ * procedure's own input schema (the SDKs' bodies, `{"key":"…"}` and `{"key":"…","permissions":[…]}`,
+ * are read without a JSON parse: verify-body.ts), ask the verifier, write the answer. Same statuses and envelope as the procedure
  * (400 with `issues`, 413, 415); when the key is cached and the rate limiter is in-process, the
  * only Promise is the one the request handler waits on.
  */
