@@ -19,9 +19,12 @@ export {
   errorBody,
   INTERNAL_ERROR_MESSAGE,
   publicMessage,
+  type RefusalReason,
   readEnvelope,
   withRequestId,
 } from "./envelope.js";
+// Reasons beside a refusal's code
+export { ERROR_REASONS, type ErrorReason, isReasonText } from "./reason.js";
 // Validation issues
 export { type ErrorIssue, type IssueSource, issuesFromZod, readIssues } from "./issues.js";
 // The clients' error

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Context } from "../context.js";
 import type { AppCaller } from "../routers/_app.js";
 import type { RestRoute } from "../routers/rest.js";
-import { requireSession } from "../trpc.js";
+import { requireOperator, requireSession } from "../trpc.js";
 import { readJsonBody } from "./body.js";
 
 /** A route of the REST table, prepared for matching requests. */
@@ -181,5 +181,6 @@ export async function callRestRoute(
   const pending = route.call(caller, raw);
   if (pending !== null) return pending;
   if (route.security === "session") await requireSession(ctx);
+  if (route.security === "operator") await requireOperator(ctx, route.requires);
   throw new TRPCError({ code: "BAD_REQUEST", cause: route.input.safeParse(raw).error });
 }
