@@ -100,10 +100,12 @@ describe("reasons", () => {
   });
 
   it("reads a reason it does not know, and drops one that is not reason-shaped or details that are no object", () => {
-    expect(readEnvelope({ code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } })).toEqual(
-      { code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } },
-    );
-    expect(readEnvelope({ code: "FORBIDDEN", message: "No", reason: "not a reason", details: { a: 1 } })).toEqual({
+    expect(
+      readEnvelope({ code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } }),
+    ).toEqual({ code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } });
+    expect(
+      readEnvelope({ code: "FORBIDDEN", message: "No", reason: "not a reason", details: { a: 1 } }),
+    ).toEqual({
       code: "FORBIDDEN",
       message: "No",
     });

@@ -23,8 +23,6 @@ export {
   readEnvelope,
   withRequestId,
 } from "./envelope.js";
-// Reasons beside a refusal's code
-export { ERROR_REASONS, type ErrorReason, isReasonText } from "./reason.js";
 // Validation issues
 export { type ErrorIssue, type IssueSource, issuesFromZod, readIssues } from "./issues.js";
 // The clients' error
@@ -36,5 +34,7 @@ export {
   toKeyportError,
   validationFailure,
 } from "./keyport-error.js";
+// Reasons beside a refusal's code
+export { ERROR_REASONS, type ErrorReason, isReasonText } from "./reason.js";
 // The id a request is known by, in its answer, its log lines and a 5xx envelope
 export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";
