@@ -92,6 +92,8 @@ export function createOpenApiDocument(
       operation.responses = responses;
       // Public operations say so explicitly rather than leaving it to a missing field.
       if (route.security === "public") operation.security = [];
+      // trpc-to-openapi lists every scheme on a protected operation: each names its own.
+      if (route.security === "session") operation.security = [{ sessionToken: [] }];
       if (route.security === "operator") {
         operation.security =
           route.requires === "session"

@@ -39,8 +39,10 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function numberKeysOf(input: z.ZodType): Set<string> {
+function numberKeysOf(schema: z.ZodType): Set<string> {
   const keys = new Set<string>();
+  // An input that may be left out (`z.object(...).optional()`) has the same fields when given.
+  const input = unwrap(schema);
   if (!(input instanceof z.ZodObject)) return keys;
   for (const [key, value] of Object.entries(input.shape)) {
     if (value instanceof z.ZodType && unwrap(value) instanceof z.ZodNumber) keys.add(key);
