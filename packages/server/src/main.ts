@@ -4,6 +4,7 @@ import { EnvError, loadEnv } from "./env.js";
 import { limitHeapGrowth } from "./heap-growth.js";
 import { publicUrl } from "./http/public-url.js";
 import { createLogger, errorSummary } from "./logger.js";
+import { paymentSettingsOf } from "./payments/settings.js";
 
 // Entry point: `node dist/main.js` (or `tsx src/main.ts`). Exits 1 on bad settings, 0 after a graceful
 // SIGTERM/SIGINT.
@@ -38,6 +39,15 @@ async function main(): Promise<void> {
     { port, database: app.services.database.kind, url },
     `keyport server listening on ${url} (API docs: ${url}/docs)`,
   );
+  const payments = paymentSettingsOf(env);
+  if (payments === null) {
+    logger.info({ payments: "off" }, "payments off (PAYMENTS_NETWORK is unset): top-ups answer 501");
+  } else {
+    logger.info(
+      { payments: "on", network: payments.network, asset: payments.asset },
+      `payments on, network ${payments.network}, asset ${payments.asset}`,
+    );
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
