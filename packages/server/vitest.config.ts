@@ -17,8 +17,9 @@ export const slowTests = [
   "test/heap-growth.test.ts",
   // Three child processes that open the embedded database and query it for seconds each.
   "test/pglite-resident.test.ts",
-  // The root launcher: a full build (the dashboard too) before both servers start.
+  // The root launcher: a full build (the dashboard too) before both servers start; with a local chain too.
   "test/launcher.test.ts",
+  "test/launcher-payments.test.ts",
   "test/database-outage.test.ts",
   "test/concurrency.test.ts",
   "test/credits-concurrency.test.ts",

@@ -8,7 +8,13 @@ import { configDefaults, defineConfig } from "vitest/config";
  * waits for settlements on it.
  * `pnpm test` keeps the tests against the real server.
  */
-export const slowTests = ["test/consumer.test.ts", "test/pack-public.test.ts", "test/agent-loop.test.ts"];
+export const slowTests = [
+  "test/consumer.test.ts",
+  "test/pack-public.test.ts",
+  "test/agent-loop.test.ts",
+  // The docs' agent example run with tsx against anvil.
+  "test/agent-example.test.ts",
+];
 
 /** Settings both tiers share. */
 export const shared = serverTestSettings("verify", { testTimeout: 60_000, hookTimeout: 120_000 });

@@ -4,17 +4,30 @@
 //   tsx scripts/sign-in.ts --nonce <nonce>  only signs; prints the JSON body for POST /auth/verify
 //
 // Settings (read here because this is a standalone tool, not the server): KEYPORT_URL
-// (http://localhost:3000), PRIVATE_KEY (0x...; a throwaway account when unset), SIWE_DOMAIN (localhost),
-// CHAIN_ID (1). Human-readable notes go to stderr so stdout can be captured.
+// (http://localhost:3000), PRIVATE_KEY (0x...; a throwaway account when unset), SIWE_DOMAIN
+// (localhost:<DASHBOARD_PORT>, DASHBOARD_PORT 3001: the dashboard's host, which both `pnpm start` and the
+// server alone accept), CHAIN_ID (1). Human-readable notes go to stderr so stdout can be captured.
 import { type Hex, isHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 
 const baseUrl = process.env.KEYPORT_URL ?? "http://localhost:3000";
-const domain = process.env.SIWE_DOMAIN ?? "localhost";
+const domain = process.env.SIWE_DOMAIN || dashboardHost(process.env.DASHBOARD_PORT);
 const chainId = Number(process.env.CHAIN_ID ?? "1");
 const privateKey: Hex = readPrivateKey(process.env.PRIVATE_KEY);
 const account = privateKeyToAccount(privateKey);
+
+/**
+ * The dashboard's host as `pnpm start` gives it to the server's SIWE_DOMAINS: `localhost:<DASHBOARD_PORT>`
+ * (3001 when unset), the port left out when it is 80, as a browser's `location.host` does.
+ */
+function dashboardHost(value: string | undefined): string {
+  const raw = value || "3001";
+  const port = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65_535)
+    throw new Error(`DASHBOARD_PORT must be a port number from 1 to 65535 (got "${raw}")`);
+  return port === 80 ? "localhost" : `localhost:${port}`;
+}
 
 function readPrivateKey(value: string | undefined): Hex {
   if (value === undefined || value === "") return generatePrivateKey();

@@ -4,6 +4,7 @@ import { EnvError, loadEnv } from "./env.js";
 import { limitHeapGrowth } from "./heap-growth.js";
 import { publicUrl } from "./http/public-url.js";
 import { createLogger, errorSummary } from "./logger.js";
+import { paymentSettingsOf } from "./payments/settings.js";
 
 // Entry point: `node dist/main.js` (or `tsx src/main.ts`). Exits 1 on bad settings, 0 after a graceful
 // SIGTERM/SIGINT.
@@ -41,6 +42,15 @@ async function main(): Promise<void> {
   if (env.OPERATOR_WALLETS.length === 0)
     logger.info("no operator wallet: set OPERATOR_WALLETS=0x... to name one (docs/operator.md)");
   else logger.info({ operators: env.OPERATOR_WALLETS.length }, "operator wallets set (docs/operator.md)");
+  const payments = paymentSettingsOf(env);
+  if (payments === null) {
+    logger.info({ payments: "off" }, "payments off (PAYMENTS_NETWORK is unset): top-ups answer 501");
+  } else {
+    logger.info(
+      { payments: "on", network: payments.network, asset: payments.asset },
+      `payments on, network ${payments.network}, asset ${payments.asset}`,
+    );
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

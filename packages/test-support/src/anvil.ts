@@ -13,8 +13,21 @@ export interface Anvil {
   chainId: typeof ANVIL_CHAIN_ID;
   /** How long the node took from spawn to its first JSON-RPC answer. */
   startedInMs: number;
+  /** The node's process id. */
+  pid: number;
   /** Stops the process and waits for it to exit. */
   close(): Promise<void>;
+}
+
+/** Options of {@link startAnvil}. */
+export interface StartAnvilOptions {
+  /** How long to wait for its first answer (30 s). */
+  timeoutMs?: number;
+  /**
+   * In a process group of its own, so a terminal's Ctrl-C does not stop it before the processes that
+   * use it: whoever started it stops it last, with `close` (`pnpm start:payments`).
+   */
+  detached?: boolean;
 }
 
 /**
@@ -23,16 +36,22 @@ export interface Anvil {
  * platform (`@foundry-rs/anvil-linux-amd64` and siblings), so no Foundry install is needed.
  * @example const anvil = await startAnvil(); try { ... anvil.url ... } finally { await anvil.close(); }
  */
-export async function startAnvil(options: { timeoutMs?: number } = {}): Promise<Anvil> {
+export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const started = performance.now();
   const port = await freePort();
   const child = spawn(
     anvilBinary(),
     ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(ANVIL_CHAIN_ID), "--quiet"],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"], detached: options.detached === true },
   );
   let stderr = "";
+  // A binary that cannot be run: no pid, and an `error` event that must not go unheard.
+  child.once("error", (error) => {
+    stderr += error.message;
+  });
+  const { pid } = child;
+  if (pid === undefined) throw new Error(`anvil could not be started: ${anvilBinary()}`);
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
@@ -54,7 +73,7 @@ export async function startAnvil(options: { timeoutMs?: number } = {}): Promise<
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return { url, chainId: ANVIL_CHAIN_ID, startedInMs: Math.round(performance.now() - started), close };
+  return { url, chainId: ANVIL_CHAIN_ID, startedInMs: Math.round(performance.now() - started), pid, close };
 }
 
 /** The binary of this platform's package, found beside @foundry-rs/anvil (which lists them all). */
