@@ -26,6 +26,10 @@ export const slowTests = [
   "test/slow-clients.test.ts",
   // Migration 0005 over keys made before it: a PGlite from nothing (initdb), not from the migrated template.
   "test/migration-0005.test.ts",
+  // The same for the migration that creates the wallets table (the operator's wallet list).
+  "test/migration-wallets.test.ts",
+  // The operator-token command: child processes (tsx) over an embedded database of their own.
+  "test/operator-token-cli.test.ts",
   // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
   // anvil, a token deployed on it, and settlements that wait for blocks.

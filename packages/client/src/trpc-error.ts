@@ -17,6 +17,8 @@ const withErrorData = z.object({
     httpStatus: z.number().int(),
     issues: z.unknown(),
     requestId: z.unknown(),
+    reason: z.unknown().optional(),
+    details: z.unknown().optional(),
   }),
 });
 
@@ -30,7 +32,7 @@ function requestIdHeader(error: unknown): string | null {
 
 /**
  * Turns whatever a Keyport call failed with into a KeyportError: for a `TRPCClientError`, the server's code,
- * HTTP status, message and issues when it answered, `CLIENT_CLOSED_REQUEST` (499) when the caller aborted,
+ * HTTP status, message, issues and reason (with its details) when it answered, `CLIENT_CLOSED_REQUEST` (499) when the caller aborted,
  * `NETWORK_ERROR` (status 0) when no answer arrived; a KeyportError (the dashboard client's) as it is.
  * @example
  * try { await keyport.keys.create.mutate({ name: "" }) }
@@ -40,13 +42,13 @@ export function toKeyportError(error: unknown): KeyportError {
   if (error instanceof KeyportError) return error;
   const shaped = withErrorData.safeParse(error);
   if (shaped.success && error instanceof Error) {
-    const { code, httpStatus, requestId } = shaped.data.data;
+    const { code, httpStatus, requestId, reason, details } = shaped.data.data;
     const issues = readIssues(shaped.data.data.issues);
     // For input validation tRPC's message is zod's JSON dump of the issues; say it in one readable line.
     const message = issues && issues.length > 0 ? describeIssues(issues) : error.message;
     return fromEnvelope(
       httpStatus,
-      { code, message, issues, requestId },
+      { code, message, issues, requestId, reason, details },
       { fallbackMessage: message, requestId: requestIdHeader(error), cause: error },
     );
   }

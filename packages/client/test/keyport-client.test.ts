@@ -38,7 +38,7 @@ describe("createKeyportClient against the real server", () => {
 
   beforeAll(async () => {
     // Usage counts reach the database every USAGE_FLUSH_INTERVAL_MS; short here so reads catch up soon.
-    server = await startKeyportServer({ USAGE_FLUSH_INTERVAL_MS: "50" });
+    server = await startKeyportServer({ USAGE_FLUSH_INTERVAL_MS: "50", OPERATOR_WALLETS: account.address });
     keyport = createKeyportClient({ url: server.trpcUrl });
   });
   afterAll(() => server.close());
@@ -207,6 +207,26 @@ describe("createKeyportClient against the real server", () => {
     // The token itself is dead on the server, for any client that holds it.
     const reused = createKeyportClient({ url: server.trpcUrl, token });
     expect(await failure(reused.keys.list.query({ wallet: other.address }))).toMatchObject({ status: 401 });
+  });
+
+  it("reports a refusal's reason and details: an operator token without the scope is FORBIDDEN, INSUFFICIENT_SCOPE", async () => {
+    const operator = createKeyportClient({ url: server.trpcUrl });
+    await operator.signIn({ account }, SIWE);
+    const { secret } = await operator.operator.tokens.create.mutate({
+      name: "ci",
+      scopes: ["payments:read"],
+    });
+    const scoped = createKeyportClient({ url: server.trpcUrl, token: secret });
+    expect(await failure(scoped.operator.audit.list.query())).toMatchObject({
+      code: "FORBIDDEN",
+      status: 403,
+      reason: "INSUFFICIENT_SCOPE",
+      details: { scope: "wallets:read" },
+      message: "This operator token lacks the scope wallets:read",
+    });
+    // A refusal without a reason carries none.
+    const other = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await failure(operator.keys.list.query({ wallet: other }))).reason).toBeUndefined();
   });
 
   it("reports invalid input as BAD_REQUEST 400 with the issues", async () => {

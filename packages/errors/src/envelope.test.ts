@@ -79,3 +79,40 @@ describe("withRequestId", () => {
     });
   });
 });
+
+describe("reasons", () => {
+  it("puts a 4xx refusal's reason and details in the body, and never on a 5xx", () => {
+    expect(
+      errorBody("FORBIDDEN", "Needs wallets:read", undefined, {
+        reason: "INSUFFICIENT_SCOPE",
+        details: { scope: "wallets:read" },
+      }),
+    ).toEqual({
+      code: "FORBIDDEN",
+      message: "Needs wallets:read",
+      reason: "INSUFFICIENT_SCOPE",
+      details: { scope: "wallets:read" },
+    });
+    expect(errorBody("INTERNAL_SERVER_ERROR", "x", undefined, { reason: "WALLET_SUSPENDED" })).toEqual({
+      code: "INTERNAL_SERVER_ERROR",
+      message: INTERNAL_ERROR_MESSAGE,
+    });
+  });
+
+  it("reads a reason it does not know, and drops one that is not reason-shaped or details that are no object", () => {
+    expect(
+      readEnvelope({ code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } }),
+    ).toEqual({ code: "FORBIDDEN", message: "No", reason: "SOMETHING_NEW", details: { a: 1 } });
+    expect(
+      readEnvelope({ code: "FORBIDDEN", message: "No", reason: "not a reason", details: { a: 1 } }),
+    ).toEqual({
+      code: "FORBIDDEN",
+      message: "No",
+    });
+    expect(readEnvelope({ code: "FORBIDDEN", message: "No", reason: "PLAN_LIMIT", details: [1] })).toEqual({
+      code: "FORBIDDEN",
+      message: "No",
+      reason: "PLAN_LIMIT",
+    });
+  });
+});

@@ -1,13 +1,24 @@
 import { type ErrorCode, isErrorCode, statusOf } from "./codes.js";
 import { type ErrorIssue, readIssues } from "./issues.js";
+import { isReasonText } from "./reason.js";
 import { isRequestId } from "./request-id.js";
 
-/** The one error body of every Keyport service (docs/api.md): `{ code, message, issues?, requestId? }`. */
+/**
+ * The one error body of every Keyport service (docs/api.md):
+ * `{ code, message, issues?, reason?, details?, requestId? }`.
+ */
 export interface ErrorEnvelope {
   code: ErrorCode;
   message: string;
   /** Validation problems, one per invalid field. */
   issues?: ErrorIssue[];
+  /**
+   * The specific cause of a refusal, beyond its code (e.g. `FORBIDDEN` with `INSUFFICIENT_SCOPE`):
+   * one of `ERROR_REASONS` from a server of this release; a client keeps any other as it came.
+   */
+  reason?: string;
+  /** Facts about the refusal a program can act on (e.g. `{ scope }`), present with some reasons only. */
+  details?: Record<string, unknown>;
   /** On a 5xx only: the request's `X-Request-Id`, by which its log lines can be found. */
   requestId?: string;
 }
@@ -32,14 +43,30 @@ export function publicMessage(code: ErrorCode, message: string): string {
   return statusOf(code) < 500 || DEPENDENCY_CODES.has(code) ? message : INTERNAL_ERROR_MESSAGE;
 }
 
+/** A refusal's `reason` and `details` (see `ErrorEnvelope`). */
+export interface RefusalReason {
+  reason: string;
+  details?: Record<string, unknown> | undefined;
+}
+
 /**
- * Builds an error envelope; the message goes through `publicMessage`, and `issues` is present only
- * when there are some to report.
+ * Builds an error envelope; the message goes through `publicMessage`, `issues` is present only when
+ * there are some to report, and `reason` (with its `details`) only on a 4xx that names one.
  * @example errorBody("NOT_FOUND", "No such key") // { code: "NOT_FOUND", message: "No such key" }
+ * @example errorBody("FORBIDDEN", "…", undefined, { reason: "INSUFFICIENT_SCOPE", details: { scope: "wallets:read" } })
  */
-export function errorBody(code: ErrorCode, message: string, issues?: readonly ErrorIssue[]): ErrorEnvelope {
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  issues?: readonly ErrorIssue[],
+  refusal?: RefusalReason,
+): ErrorEnvelope {
   const body: ErrorEnvelope = { code, message: publicMessage(code, message) };
   if (issues !== undefined && issues.length > 0) body.issues = [...issues];
+  if (refusal !== undefined && statusOf(code) < 500) {
+    body.reason = refusal.reason;
+    if (refusal.details !== undefined) body.details = refusal.details;
+  }
   return body;
 }
 
@@ -50,15 +77,26 @@ export function readEnvelope(value: unknown): ErrorEnvelope | undefined {
   const message: unknown = Reflect.get(value, "message");
   const rawIssues: unknown = Reflect.get(value, "issues");
   const requestId: unknown = Reflect.get(value, "requestId");
+  const reason: unknown = Reflect.get(value, "reason");
+  const details: unknown = Reflect.get(value, "details");
   if (!isErrorCode(code) || typeof message !== "string") return undefined;
   const envelope: ErrorEnvelope = { code, message };
-  // An id that is not one is left out rather than refusing the whole envelope.
+  // An id that is not one is left out rather than refusing the whole envelope; so are a reason
+  // that is not one and details that are not an object.
   if (isRequestId(requestId)) envelope.requestId = requestId;
+  if (isReasonText(reason)) {
+    envelope.reason = reason;
+    if (isPlainObject(details)) envelope.details = details;
+  }
   if (rawIssues === undefined || rawIssues === null) return envelope;
   const issues = readIssues(rawIssues);
   if (issues === undefined) return undefined;
   envelope.issues = issues;
   return envelope;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -19,6 +19,7 @@ export {
   errorBody,
   INTERNAL_ERROR_MESSAGE,
   publicMessage,
+  type RefusalReason,
   readEnvelope,
   withRequestId,
 } from "./envelope.js";
@@ -33,5 +34,7 @@ export {
   toKeyportError,
   validationFailure,
 } from "./keyport-error.js";
+// Reasons beside a refusal's code
+export { ERROR_REASONS, type ErrorReason, isReasonText } from "./reason.js";
 // The id a request is known by, in its answer, its log lines and a 5xx envelope
 export { acceptRequestId, isRequestId, REQUEST_ID_HEADER } from "./request-id.js";

@@ -9,6 +9,10 @@ export interface KeyportErrorInit {
   status: number;
   message: string;
   issues?: ErrorIssue[] | undefined;
+  /** The refusal's specific cause beside its code (docs/api.md#errors), when the answer named one. */
+  reason?: string | undefined;
+  /** Facts about the refusal that go with `reason`. */
+  details?: Record<string, unknown> | undefined;
   /** The request's `X-Request-Id`: the id by which its log lines are found (docs/api.md, Errors). */
   requestId?: string | undefined;
   cause?: unknown;
@@ -16,8 +20,9 @@ export interface KeyportErrorInit {
 
 /**
  * The one error Keyport's clients throw: the API's `code`, the HTTP `status` (0 when no response
- * arrived), for validation errors `issues`, and, when the answer named it, the `requestId` to quote
- * to the operator (as Stripe's `requestId` on its errors).
+ * arrived), for validation errors `issues`, for some refusals a `reason` (with `details`) naming the
+ * cause, and, when the answer named it, the `requestId` to quote to the operator (as Stripe's
+ * `requestId` on its errors).
  * @example
  * try { await keyport.keys.create.mutate({ name: "" }) }
  * catch (error) { if (error instanceof KeyportError && error.code === "BAD_REQUEST") showIssues(error.issues) }
@@ -27,6 +32,8 @@ export class KeyportError extends Error {
   readonly code: KeyportErrorCode;
   readonly status: number;
   readonly issues: ErrorIssue[] | undefined;
+  readonly reason: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
   readonly requestId: string | undefined;
 
   constructor(init: KeyportErrorInit) {
@@ -34,6 +41,8 @@ export class KeyportError extends Error {
     this.code = init.code;
     this.status = init.status;
     this.issues = init.issues;
+    this.reason = init.reason;
+    this.details = init.details;
     this.requestId = init.requestId;
   }
 }

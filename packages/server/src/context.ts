@@ -12,6 +12,7 @@ import type { KeyIntrospection } from "./introspection/introspect.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
+import type { OperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
@@ -39,6 +40,8 @@ export interface ProcedureServices {
   introspection: KeyIntrospection;
   topUps: TopUpService;
   webhooks: WebhookService;
+  /** The operator API's tokens, audit and roles (docs/operator.md). */
+  operators: OperatorService;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */

@@ -1,4 +1,5 @@
 import { isTrustedProxyEntry } from "@keyport/node-edge";
+import { getAddress } from "viem";
 import { z } from "zod";
 import { parseNonceRateLimit } from "./auth/nonce-limit.js";
 import { paymentIssues, paymentSettings } from "./payments/settings-schema.js";
@@ -97,6 +98,18 @@ export const envSchema = z.object({
     z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
   ),
   MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
+  /**
+   * The operators' wallets (docs/operator.md): a SIWE session of one of them may use the operator API and
+   * console. Any case; kept EIP-55 checksummed. Read at each request, so removing one ends its role at once.
+   */
+  OPERATOR_WALLETS: commaList("").pipe(
+    z.array(
+      z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, "entries must be EVM addresses: 0x followed by 40 hex characters")
+        .transform((value) => getAddress(value.toLowerCase())),
+    ),
+  ),
   /**
    * The JSON-RPC node that checks contract wallets' signatures. Fully trusted: whatever it answers
    * decides who signs in as a contract wallet. `http://` only to a loopback host, unless RPC_ALLOW_HTTP.

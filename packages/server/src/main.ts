@@ -39,6 +39,9 @@ async function main(): Promise<void> {
     { port, database: app.services.database.kind, url },
     `keyport server listening on ${url} (API docs: ${url}/docs)`,
   );
+  if (env.OPERATOR_WALLETS.length === 0)
+    logger.info("no operator wallet: set OPERATOR_WALLETS=0x... to name one (docs/operator.md)");
+  else logger.info({ operators: env.OPERATOR_WALLETS.length }, "operator wallets set (docs/operator.md)");
   const payments = paymentSettingsOf(env);
   if (payments === null) {
     logger.info({ payments: "off" }, "payments off (PAYMENTS_NETWORK is unset): top-ups answer 501");

@@ -1,3 +1,5 @@
+import type { OperatorScope } from "./schemas/operator.js";
+
 /** The HTTP methods the REST surface uses. */
 export type RestMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -23,15 +25,28 @@ export type ProcedureMeta = {
 export type ErrorStatus = 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 501;
 
 /** How one procedure is served as REST: declared beside the procedure, read by the REST table and the OpenAPI document. */
-export interface HttpPolicy {
+export type HttpPolicy = HttpPolicyBase &
+  (
+    | {
+        /** `session`: needs `Authorization: Bearer <session token>`. */
+        security: "session" | "public";
+      }
+    | {
+        /** An operator procedure (docs/operator.md): an operator session, or a token with `requires`. */
+        security: "operator";
+        /** The token scope it needs; `session`: an operator session only. */
+        requires: OperatorScope | "session";
+      }
+  );
+
+/** What every REST route declares, whoever may call it. */
+interface HttpPolicyBase {
   method: RestMethod;
   /** The path template; `{name}` segments are input fields. */
   path: `/${string}`;
   /** 201 for routes that create something, 202 for one that accepts a report. */
   successStatus: 200 | 201 | 202;
   errors: readonly ErrorStatus[];
-  /** `session`: needs `Authorization: Bearer <session token>`. */
-  security: "session" | "public";
   /** `no-store`: answers describe live state that no cache on the way may keep. */
   cacheControl?: "no-store";
 }
@@ -42,6 +57,6 @@ export function openApiMeta(
   docs: { tags: string[]; summary: string; description: string },
 ): ProcedureMeta {
   return {
-    openapi: { method: policy.method, path: policy.path, protect: policy.security === "session", ...docs },
+    openapi: { method: policy.method, path: policy.path, protect: policy.security !== "public", ...docs },
   };
 }

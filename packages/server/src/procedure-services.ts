@@ -20,7 +20,9 @@ import { hashKey, isWellFormedKey } from "./keys/secret.js";
 import { createLeakService } from "./leaks/leak-service.js";
 import { createSelfReportLimit } from "./leaks/self-report-limit.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
+import { errorSummary } from "./logger.js";
 import type { LeakMetrics } from "./metrics/leaks.js";
+import { createOperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
@@ -99,5 +101,12 @@ export function createProcedureServices(
     verifier: verification.verifier,
     topUps,
     webhooks: createWebhookService({ db, key: webhooksKey, allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE }),
+    operators: createOperatorService({
+      db,
+      keyPrefix: env.KEY_PREFIX,
+      operatorWallets: env.OPERATOR_WALLETS,
+      onBackgroundError: (error) =>
+        logger.warn({ err: errorSummary(error) }, "operator token last use not recorded"),
+    }),
   };
 }

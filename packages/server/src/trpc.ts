@@ -5,7 +5,10 @@ import type { Context } from "./context.js";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./db/unavailable.js";
 import { REQUEST_DEADLINE_MS, withDeadline } from "./deadline.js";
 import { INPUT_VALIDATION_FAILED, NO_SUCH_PROCEDURE, trpcOwnMessage } from "./http/errors.js";
+import type { OperatorIdentity } from "./operator/operator-service.js";
 import type { ProcedureMeta } from "./procedure-meta.js";
+import { refusalOf, refuse } from "./refusal.js";
+import type { OperatorScope } from "./schemas/operator.js";
 import { transformer } from "./trpc-transformer.js";
 
 /** What a 400 says when the input could not be decoded (bad JSON or superjson). */
@@ -60,6 +63,8 @@ export function formatTrpcError({ shape, error, type, ctx }: TrpcErrorFormatterI
       path: own === NO_SUCH_PROCEDURE ? undefined : shape.data.path,
       // A 5xx names its request, as the REST envelope does: the id its X-Request-Id header carries.
       requestId: shape.data.httpStatus >= 500 ? ctx?.requestId : undefined,
+      // A refusal's specific cause beside its code, as the REST envelope carries it (refusal.ts).
+      ...(shape.data.httpStatus < 500 ? refusalOf(error) : undefined),
     },
   };
 }
@@ -135,3 +140,58 @@ export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = await requireSession(ctx);
   return next({ ctx: { ...ctx, ...session } });
 });
+
+/** What an operator procedure needs: one scope of a token (an operator session has them all), or a session. */
+export type OperatorRequirement = OperatorScope | "session";
+
+const OPERATOR_REQUIRED = "An operator session or an operator token is required";
+
+/**
+ * The operator calling, or the refusal (docs/operator.md#who-is-an-operator): no bearer, or one that
+ * is no live operator token or session, is 401; a session whose wallet is not in OPERATOR_WALLETS
+ * (read at this request) is 403; a token without `requirement`'s scope is 403 `INSUFFICIENT_SCOPE`
+ * naming it, and a token where only a session will do (creating and revoking tokens) is 403. The
+ * REST mapping also calls it when input is invalid, so 401 and 403 come before 400, as over tRPC.
+ */
+export async function requireOperator(
+  ctx: Pick<Context, "bearerToken" | "sessions" | "operators">,
+  requirement: OperatorRequirement,
+): Promise<OperatorIdentity> {
+  const bearer = ctx.bearerToken;
+  if (bearer === null) throw new TRPCError({ code: "UNAUTHORIZED", message: OPERATOR_REQUIRED });
+  if (ctx.operators.isTokenShaped(bearer)) {
+    const token = await ctx.operators.findToken(bearer);
+    if (token === null)
+      throw new TRPCError({
+        code: "UNAUTHORIZED",
+        message: "The operator token is unknown, revoked or expired",
+      });
+    if (requirement === "session")
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: "Only an operator session can do this: no operator token creates or revokes tokens",
+      });
+    if (!token.scopes.has(requirement))
+      throw refuse("FORBIDDEN", "INSUFFICIENT_SCOPE", `This operator token lacks the scope ${requirement}`, {
+        scope: requirement,
+      });
+    return { actor: { type: "token", id: token.id, name: token.name }, scopes: token.scopes };
+  }
+  const session = await ctx.sessions.find(bearer);
+  if (session === null) throw new TRPCError({ code: "UNAUTHORIZED", message: OPERATOR_REQUIRED });
+  if (!ctx.operators.isOperatorWallet(session.wallet))
+    throw new TRPCError({ code: "FORBIDDEN", message: "This wallet is not an operator of this deployment" });
+  return { actor: { type: "wallet", address: session.wallet }, scopes: null };
+}
+
+/**
+ * A procedure of the operator API (routers/operator/): callable by an operator session, or by an
+ * operator token holding `requirement` (`"session"`: by a session only). Puts the caller in
+ * `ctx.operator`. Wallet procedures never branch on the operator role (docs/operator.md).
+ */
+export function operatorProcedure(requirement: OperatorRequirement) {
+  return publicProcedure.use(async ({ ctx, next }) => {
+    const operator = await requireOperator(ctx, requirement);
+    return next({ ctx: { operator } });
+  });
+}

@@ -102,10 +102,25 @@ describeDatabases("sweepExpired", (target) => {
     await db.delete(sessions);
     await seed("a", 25, 5);
     const limits = { batchSize: 10, maxBatches: 2 };
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 20, sessions: 20, events: 0 });
+    expect(await sweepExpired(db, T0, limits)).toEqual({
+      nonces: 20,
+      sessions: 20,
+      events: 0,
+      operatorEvents: 0,
+    });
     expect(await remaining()).toEqual({ nonces: 10, sessions: 10 });
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 5, sessions: 5, events: 0 });
-    expect(await sweepExpired(db, T0, limits)).toEqual({ nonces: 0, sessions: 0, events: 0 });
+    expect(await sweepExpired(db, T0, limits)).toEqual({
+      nonces: 5,
+      sessions: 5,
+      events: 0,
+      operatorEvents: 0,
+    });
+    expect(await sweepExpired(db, T0, limits)).toEqual({
+      nonces: 0,
+      sessions: 0,
+      events: 0,
+      operatorEvents: 0,
+    });
     expect(await remaining()).toEqual({ nonces: 5, sessions: 5 });
     // The live rows are the ones left.
     const left = await db
@@ -123,7 +138,7 @@ describeDatabases("sweepExpired", (target) => {
       { nonce: "edge-now", createdAt: at(-10), expiresAt: T0 },
       { nonce: "edge-later", createdAt: at(-10), expiresAt: new Date(T0.getTime() + 1) },
     ]);
-    expect(await sweepExpired(db, T0)).toEqual({ nonces: 1, sessions: 0, events: 0 });
+    expect(await sweepExpired(db, T0)).toEqual({ nonces: 1, sessions: 0, events: 0, operatorEvents: 0 });
     expect((await db.select().from(siweNonces)).map((row) => row.nonce)).toEqual(["edge-later"]);
   });
 
@@ -140,7 +155,7 @@ describeDatabases("sweepExpired", (target) => {
         })),
       );
     }
-    expect(await sweepExpired(db, T0)).toEqual({ nonces: 2_500, sessions: 0, events: 0 });
+    expect(await sweepExpired(db, T0)).toEqual({ nonces: 2_500, sessions: 0, events: 0, operatorEvents: 0 });
     expect(await remaining()).toEqual({ nonces: 0, sessions: 0 });
   });
 

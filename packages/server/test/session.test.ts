@@ -52,7 +52,7 @@ describeDatabases("the current session (auth.session)", (target) => {
     });
     expect(status).toBe(200);
     expect(headers.get("content-type")).toMatch(/^application\/json/);
-    expect(body).toEqual({ wallet: account.address, expiresAt: verified.expiresAt });
+    expect(body).toEqual({ wallet: account.address, expiresAt: verified.expiresAt, operator: false });
   });
 
   it("answers auth.session over tRPC with expiresAt as a Date", async () => {
@@ -85,7 +85,7 @@ describeDatabases("the current session (auth.session)", (target) => {
     const { token, wallet, expiresAt } = await signInUntil(server.baseUrl, expirationTime);
     expect(expiresAt).toBe(expirationTime.toISOString());
     const session = await request(server.baseUrl, "GET", "/auth/session", { token });
-    expect(session.body).toEqual({ wallet, expiresAt: expirationTime.toISOString() });
+    expect(session.body).toEqual({ wallet, expiresAt: expirationTime.toISOString(), operator: false });
 
     clock.advance(expirationTime.getTime() - Date.now() - 1_000);
     expect((await request(server.baseUrl, "GET", `/api-keys/${wallet}`, { token })).status).toBe(200);

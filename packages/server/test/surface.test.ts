@@ -50,6 +50,11 @@ describeDatabases("HTTP surface", (target) => {
     expect(doc.paths["/api-keys"].post.requestBody.content["application/json"].schema).toBeDefined();
     expect(doc.paths["/api-keys"].post.security).toEqual([{ sessionToken: [] }]);
     expect(doc.paths["/auth/verify"].post.security).toEqual([]);
+    // The operator API: a token of the scope, or an operator session; tokens are a session's alone.
+    expect(doc.paths["/operator/events"].get.security).toEqual([{ operatorToken: [] }, { sessionToken: [] }]);
+    expect(doc.paths["/operator/events"].get["x-operator-scope"]).toBe("wallets:read");
+    expect(doc.paths["/operator/tokens"].post.security).toEqual([{ sessionToken: [] }]);
+    expect(doc.paths["/operator/events"].get.tags).toEqual(["operator"]);
     expect(doc.paths["/api-keys/{id}/roll"].post.description).toMatch(/grace/);
     // Every answer, success or error, documents the request id it carries.
     const headerRef = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };

@@ -1,6 +1,6 @@
 import { inArray, lte } from "drizzle-orm";
 import type { Db } from "../db/database.js";
-import { keyEvents, sessions, siweNonces } from "../db/schema/index.js";
+import { keyEvents, operatorEvents, sessions, siweNonces } from "../db/schema/index.js";
 import { errorSummary } from "../logger.js";
 
 /** Rows one sweep deleted, by table. */
@@ -9,6 +9,8 @@ export interface SweepCounts {
   sessions: number;
   /** Audit events older than the retention (0 when events are kept forever). */
   events: number;
+  /** Operator audit events older than the retention (0 when events are kept forever). */
+  operatorEvents?: number;
   /** Webhook messages past their retention, with their deliveries (webhooks/retention.ts). */
   webhookMessages?: number;
   /** `key.expiring` and `key.expired` webhooks written (webhooks/expiry-events.ts), when the sweep sends them. */
@@ -27,7 +29,7 @@ export interface SweepLimits {
 
 /**
  * Deletes nonces and sessions that expired at or before `now`; nothing can use them again. Deletes
- * audit events at or before `limits.eventsBefore` too (the retention). A used
+ * audit events (the wallets' and the operator's) at or before `limits.eventsBefore` too (the retention). A used
  * nonce or a logged-out session goes at its expiry too (at most 10 minutes, SESSION_TTL_SECONDS
  * later), so a row never vanishes while a caller may still be looking at it. Each DELETE takes at
  * most `batchSize` rows, skipping rows another transaction holds (another instance's sweep), so it
@@ -91,7 +93,24 @@ export async function sweepExpired(db: Db, now: Date, limits: SweepLimits = {}):
             .returning({ id: keyEvents.id });
           return rows.length;
         });
-  return { nonces, sessions: ended, events };
+  // The operator trail is kept as long as the wallets' trails (docs/operator.md#audit).
+  const operator =
+    eventsBefore === null
+      ? 0
+      : await inBatches(async () => {
+          const doomed = db
+            .select({ id: operatorEvents.id })
+            .from(operatorEvents)
+            .where(lte(operatorEvents.at, eventsBefore))
+            .limit(batchSize)
+            .for("update", { skipLocked: true });
+          const rows = await db
+            .delete(operatorEvents)
+            .where(inArray(operatorEvents.id, doomed))
+            .returning({ id: operatorEvents.id });
+          return rows.length;
+        });
+  return { nonces, sessions: ended, events, operatorEvents: operator };
 }
 
 /** What {@link startExpirySweep} runs and how often. */

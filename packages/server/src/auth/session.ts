@@ -6,6 +6,7 @@ import { sessionCreatedChanges, sessionEndedChanges } from "../events/changes.js
 import { insertEventSql } from "../events/record-event.js";
 import { randomBase62 } from "../keys/base62.js";
 import { hashKey } from "../keys/secret.js";
+import { seenWalletSql } from "../wallets/seen-wallet.js";
 import type { LastSeenTracker } from "./last-seen.js";
 import type { SessionMemo } from "./session-memo.js";
 
@@ -26,7 +27,8 @@ const UNKNOWN_ORIGIN: SignInOrigin = { userAgent: null, ip: null };
  * A new session token: `kps_` + 32 base62 characters. Only its SHA-256 is stored, beside a public id
  * (`ses_` + 22 base62 characters) and where the sign-in came from. The session ends after
  * `ttlSeconds`, or at `notAfter` when that comes first. The session and its `session.created` event
- * are inserted by one statement: neither is stored without the other.
+ * are inserted by one statement, with the wallet's sign-in time (wallets/seen-wallet.ts): none is
+ * stored without the others.
  */
 export async function createSession(
   db: Db,
@@ -55,7 +57,7 @@ export async function createSession(
     sql`with s as (insert into ${sessions} (${sql.join(
       columns.map((column) => sql.identifier(column.name)),
       sql`, `,
-    )}) values (${hashKey(token)}, ${id}, ${wallet}, ${now.toISOString()}, ${now.toISOString()}, ${expiresAt.toISOString()}, ${origin.userAgent}, ${origin.ip}) returning 1) ${insertEventSql(
+    )}) values (${hashKey(token)}, ${id}, ${wallet}, ${now.toISOString()}, ${now.toISOString()}, ${expiresAt.toISOString()}, ${origin.userAgent}, ${origin.ip}) returning 1), w as (${seenWalletSql({ wallet: sql`${wallet}::text`, at: sql`${now.toISOString()}::timestamptz`, signedIn: true })}) ${insertEventSql(
       { ...event, changes: sessionCreatedChanges(expiresAt) },
       sql.identifier("s"),
     )}`,

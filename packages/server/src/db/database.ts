@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
 import { pgliteOptions, useBaselineWasmCompiler } from "./pglite-options.js";
+import { claimPgliteFolder } from "./pglite-owner.js";
 import * as schema from "./schema/index.js";
 
 /** The one drizzle type procedures use, whichever driver is underneath. */
@@ -70,14 +71,23 @@ export interface CreateDatabaseOptions {
 
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   let path: string | undefined;
+  let release = () => {};
   if (dataDir !== undefined) {
     path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
+    release = claimPgliteFolder(path);
   }
   useBaselineWasmCompiler();
-  const client = await PGlite.create({ dataDir: path, loadDataDir: template, ...pgliteOptions() });
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  let client: PGlite;
+  let db: ReturnType<typeof drizzlePglite<typeof schema>>;
+  try {
+    client = await PGlite.create({ dataDir: path, loadDataDir: template, ...pgliteOptions() });
+    db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    release();
+    throw error;
+  }
   const driver: Driver = { kind: "pglite", client };
   return {
     db,
@@ -89,6 +99,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     },
     close: async () => {
       if (!client.closed) await client.close();
+      release();
     },
   };
 }

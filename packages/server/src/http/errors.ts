@@ -4,6 +4,7 @@ import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/unavailable.js";
 import { retryAfterOf } from "../ratelimit/retry-after.js";
+import { refusalOf } from "../refusal.js";
 import type { ErrorEnvelope } from "../schemas/error.js";
 import { BODY_TOO_LARGE } from "./body.js";
 import { requestIdOf } from "./request-id.js";
@@ -12,8 +13,8 @@ import { requestIdOf } from "./request-id.js";
 export const INPUT_VALIDATION_FAILED = "Input validation failed";
 
 /**
- * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`;
- * an unreachable database is 503 (retry); other unexpected errors become a bare 500 so no stack,
+ * Maps any thrown value to the REST error envelope. Input validation errors carry `issues`, a
+ * refusal with a reason (refusal.ts) its `reason` and `details`; an unreachable database is 503 (retry); other unexpected errors become a bare 500 so no stack,
  * SQL or secret can leak.
  */
 export function toErrorResponse(cause: unknown): { status: number; body: ErrorEnvelope } {
@@ -29,7 +30,7 @@ export function toErrorResponse(cause: unknown): { status: number; body: ErrorEn
     return { status, body: errorBody(cause.code, INPUT_VALIDATION_FAILED, issuesFromZod(cause.cause)) };
   }
   // errorBody keeps a 4xx message and our fixed 503 texts; any other 5xx says "Internal server error".
-  return { status, body: errorBody(cause.code, cause.message) };
+  return { status, body: errorBody(cause.code, cause.message, undefined, refusalOf(cause)) };
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";

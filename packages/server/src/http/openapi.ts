@@ -23,7 +23,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus | (typeof COMMON_ERRORS)[number], s
   400: "Invalid input (`BAD_REQUEST`, with `issues`; for usage also a range that is reversed or too large) or malformed JSON (`PARSE_ERROR`)",
   401: "Missing, invalid, expired or logged-out session token (`UNAUTHORIZED`); for sign-in: any failed check",
   402: "Payment required (`PAYMENT_REQUIRED`): no payment, or one refused; the `PAYMENT-REQUIRED` header (base64 JSON, x402 v2) says what to pay",
-  403: "The session's wallet is not the requested wallet (`FORBIDDEN`)",
+  403: "The session's wallet is not the requested wallet (`FORBIDDEN`); on the operator API: the session's wallet is not an operator, or the token lacks the scope (`reason: INSUFFICIENT_SCOPE`)",
   404: "No such key for this wallet (`NOT_FOUND`); another wallet's key looks the same as a missing one",
   409: "Conflict (`CONFLICT`): active-key cap reached, the key cannot be rolled or changed, or its credits cannot be removed while it holds purchased credits",
   413: "Body larger than 64 KiB (`PAYLOAD_TOO_LARGE`)",
@@ -61,6 +61,12 @@ export function createOpenApiDocument(
     baseUrl: "/",
     securitySchemes: {
       sessionToken: { type: "http", scheme: "bearer", description: "Session token from /auth/verify" },
+      operatorToken: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "Operator token (`<KEY_PREFIX>o_...`) with the operation's scope; an operator wallet's session token also works (docs/operator.md)",
+      },
     },
     defs: { Error: errorEnvelope },
   });
@@ -86,6 +92,15 @@ export function createOpenApiDocument(
       operation.responses = responses;
       // Public operations say so explicitly rather than leaving it to a missing field.
       if (route.security === "public") operation.security = [];
+      // trpc-to-openapi lists every scheme on a protected operation: each names its own.
+      if (route.security === "session") operation.security = [{ sessionToken: [] }];
+      if (route.security === "operator") {
+        operation.security =
+          route.requires === "session"
+            ? [{ sessionToken: [] }]
+            : [{ operatorToken: [] }, { sessionToken: [] }];
+        if (route.requires !== "session") operation["x-operator-scope"] = route.requires;
+      }
       // A body whose fields are all optional may be left out (roll reads no body as `{}`).
       const body = operation.requestBody;
       const schema = body && "content" in body ? body.content["application/json"]?.schema : undefined;

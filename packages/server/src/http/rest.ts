@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Context } from "../context.js";
 import type { AppCaller } from "../routers/_app.js";
 import type { RestRoute } from "../routers/rest.js";
-import { requireSession } from "../trpc.js";
+import { requireOperator, requireSession } from "../trpc.js";
 import { readJsonBody } from "./body.js";
 
 /** A route of the REST table, prepared for matching requests. */
@@ -39,8 +39,10 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function numberKeysOf(input: z.ZodType): Set<string> {
+function numberKeysOf(schema: z.ZodType): Set<string> {
   const keys = new Set<string>();
+  // An input that may be left out (`z.object(...).optional()`) has the same fields when given.
+  const input = unwrap(schema);
   if (!(input instanceof z.ZodObject)) return keys;
   for (const [key, value] of Object.entries(input.shape)) {
     if (value instanceof z.ZodType && unwrap(value) instanceof z.ZodNumber) keys.add(key);
@@ -181,5 +183,6 @@ export async function callRestRoute(
   const pending = route.call(caller, raw);
   if (pending !== null) return pending;
   if (route.security === "session") await requireSession(ctx);
+  if (route.security === "operator") await requireOperator(ctx, route.requires);
   throw new TRPCError({ code: "BAD_REQUEST", cause: route.input.safeParse(raw).error });
 }

@@ -4,6 +4,7 @@ import postgres from "postgres";
 import type { Driver } from "../db/database.js";
 import { apiKeys, keyCredits, keyEvents, walletActiveKeys } from "../db/schema/index.js";
 import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
+import { seenWalletSql } from "../wallets/seen-wallet.js";
 import { outboxCtes } from "../webhooks/outbox-ctes.js";
 import { statusCondition } from "./status-condition.js";
 
@@ -90,15 +91,15 @@ function keyInsert(from: string): SQL {
 }
 
 /**
- * The balance (when the key has one), the key, its `key.created` event and its webhook (for a
- * wallet with a subscribed endpoint), once `gate` has a row.
+ * The balance (when the key has one), the key, its `key.created` event, the wallet's last activity
+ * (wallets/seen-wallet.ts) and its webhook (for a wallet with a subscribed endpoint), once `gate` has a row.
  */
 function inserts(gate: string): SQL {
   return sql`c as (${creditsInsert(gate)}), k as (${keyInsert(gate)} returning 1), e as (${insertInto(
     keyEvents,
     [keyEvents.wallet, keyEvents.keyId, keyEvents.action, keyEvents.at, keyEvents.changes],
     sql`select ${p("wallet")}::text, ${p("id")}::text, 'key.created', ${p("now")}::timestamptz, ${p("changes")}::jsonb from k`,
-  )}), ${outboxCtes(
+  )}), seen as (${seenWalletSql({ wallet: sql`${p("wallet")}::text`, at: sql`${p("now")}::timestamptz`, signedIn: false, from: sql.identifier("k") })}), ${outboxCtes(
     "key.created",
     { messageId: p("messageId"), wallet: p("wallet"), keyId: p("id"), payload: p("payload"), at: p("now") },
     "k",

@@ -1,3 +1,4 @@
+import { operatorTokenPrefix } from "../operator/token-secret.js";
 import { GITLAB_TOKEN_TYPE } from "./gitlab-revocation.js";
 
 /**
@@ -16,6 +17,8 @@ export function keyPattern(prefix: string): string {
  */
 export function detectionRules(prefix: string, baseUrl: string): string {
   const pattern = keyPattern(prefix);
+  const tokenPrefix = operatorTokenPrefix(prefix);
+  const tokenPattern = keyPattern(tokenPrefix);
   const verifyUrl = new URL("/leaks/trufflehog", baseUrl).toString();
   const ruleId = GITLAB_TOKEN_TYPE.replace(/^gitleaks_rule_id_/, "");
   return `# Keyport detection rules for KEY_PREFIX=${prefix}
@@ -40,5 +43,14 @@ detectors:
     verify:
       - endpoint: ${verifyUrl}
         unsafe: ${verifyUrl.startsWith("http:") ? "true" : "false"}
+
+## Operator tokens (${tokenPrefix}_, docs/operator.md): enrol this regex too; the same routes revoke them
+${tokenPattern}
+
+[[rules]]
+id = "${ruleId}_operator"
+description = "Keyport operator token (${tokenPrefix}_)"
+regex = '''${tokenPattern}'''
+keywords = ["${tokenPrefix}_"]
 `;
 }

@@ -2,6 +2,7 @@ import type { LimitVerdict } from "@keyport/node-edge";
 import type { Db } from "../db/database.js";
 import { hashKey } from "../keys/secret.js";
 import type { LeakMetrics, LeakReportSource } from "../metrics/leaks.js";
+import { anyLiveOperatorToken, recordOperatorTokenLeaks } from "../operator/token-leaks.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { anyLiveKey } from "./find-live.js";
 import { type LeakedToken, type LeakOutcome, recordLeaks } from "./record-leaks.js";
@@ -9,9 +10,12 @@ import type { SelfReportLimit } from "./self-report-limit.js";
 
 /** Leak reports as the routes and the self-report procedure use them. */
 export interface LeakService {
-  /** Revokes the keys among `tokens` and records their leak (see record-leaks.ts); counts the tokens. */
+  /**
+   * Revokes the keys and operator tokens among `tokens` and records their leak (record-leaks.ts,
+   * operator/token-leaks.ts); counts the tokens.
+   */
   record(source: LeakReportSource, tokens: readonly LeakedToken[]): Promise<LeakOutcome>;
-  /** Whether any string is a live key (TruffleHog's verification); reads only. */
+  /** Whether any string is a live key or operator token (TruffleHog's verification); reads only. */
   anyLive(candidates: readonly string[]): Promise<boolean>;
   /**
    * A key's holder reports it: counted against the client's limit first (refused: nothing else
@@ -33,7 +37,15 @@ export interface LeakServiceOptions {
 export function createLeakService(options: LeakServiceOptions): LeakService {
   const { db, changes, prefix, metrics } = options;
   const record: LeakService["record"] = async (source, tokens) => {
-    const outcome = await recordLeaks(db, changes, prefix, tokens, new Date());
+    const now = new Date();
+    const keys = await recordLeaks(db, changes, prefix, tokens, now);
+    // Operator tokens (`<prefix>o_`) leak as keys do, and are revoked as keys are (docs/operator.md#tokens).
+    const operator = await recordOperatorTokenLeaks(db, prefix, tokens, now);
+    const outcome: LeakOutcome = {
+      known: new Set([...keys.known, ...operator.known]),
+      revoked: keys.revoked + operator.revoked,
+      recorded: keys.recorded + operator.revoked,
+    };
     const falsePositives = tokens.filter((t) => !outcome.known.has(hashKey(t.token))).length;
     metrics.tokens(source, "revoked", outcome.revoked);
     metrics.tokens(source, "recorded", outcome.recorded - outcome.revoked);
@@ -43,7 +55,13 @@ export function createLeakService(options: LeakServiceOptions): LeakService {
   };
   return {
     record,
-    anyLive: (candidates) => anyLiveKey(db, prefix, candidates, new Date()),
+    anyLive: async (candidates) => {
+      const now = new Date();
+      return (
+        (await anyLiveKey(db, prefix, candidates, now)) ||
+        (await anyLiveOperatorToken(db, prefix, candidates, now))
+      );
+    },
     async selfReport(key, clientIp) {
       const verdict = await options.selfReportLimit.hit(clientIp);
       if (!verdict.allowed) {

@@ -34,6 +34,10 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "webhooks.test": true,
   "webhooks.deliveries": true,
   "webhooks.redeliver": true,
+  "operator.tokens.create": true,
+  "operator.tokens.list": true,
+  "operator.tokens.revoke": true,
+  "operator.audit.list": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

@@ -3,6 +3,7 @@ import { authRouter } from "./auth.js";
 import { eventsRouter } from "./events.js";
 import { keysRouter } from "./keys.js";
 import { limitsRouter } from "./limits.js";
+import { operatorRouter } from "./operator/_router.js";
 import { usageRouter } from "./usage.js";
 import { webhooksRouter } from "./webhooks.js";
 
@@ -14,6 +15,7 @@ export const appRouter = router({
   limits: limitsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  operator: operatorRouter,
 });
 
 export type AppRouter = typeof appRouter;

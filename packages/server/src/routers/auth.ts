@@ -155,12 +155,16 @@ export const authRouter = router({
         tags: ["auth"],
         summary: "Describe the current session",
         description:
-          "The wallet the bearer token signed in and when its session ends; 401 when the token is missing, unknown, expired or logged out. The dashboard proxy asks this to tell whether a cookie still holds a session.",
+          "The wallet the bearer token signed in, when its session ends, and whether the wallet is an operator of this deployment (`operator`); 401 when the token is missing, unknown, expired or logged out. The dashboard proxy asks this to tell whether a cookie still holds a session.",
       }),
     )
     .input(noInput)
     .output(sessionOutput)
-    .query(({ ctx }) => ({ wallet: ctx.wallet, expiresAt: ctx.sessionExpiresAt })),
+    .query(({ ctx }) => ({
+      wallet: ctx.wallet,
+      expiresAt: ctx.sessionExpiresAt,
+      operator: ctx.operators.isOperatorWallet(ctx.wallet),
+    })),
 
   logout: sessionProcedure
     .meta(

@@ -14,6 +14,12 @@ import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
+import {
+  createOperatorTokenInput,
+  listOperatorEventsInput,
+  listOperatorTokensInput,
+  revokeOperatorTokenInput,
+} from "../schemas/operator.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -32,12 +38,14 @@ import { introspectHttp } from "./key-introspection.js";
 import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
+import { operatorAuditHttp } from "./operator/audit.js";
+import { operatorTokensHttp } from "./operator/tokens.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 import { webhooksHttp } from "./webhooks.js";
 
 /** One REST route: a procedure's HTTP policy, its input schema, and how to call it. */
-export interface RestRoute extends HttpPolicy {
+export type RestRoute = HttpPolicy & {
   /** The procedure's own input schema (the REST mapping reads which query fields are numbers). */
   input: z.ZodType;
   /**
@@ -45,7 +53,7 @@ export interface RestRoute extends HttpPolicy {
    * exactly as over /trpc); null, calling nothing, when it does not.
    */
   call(caller: AppCaller, raw: unknown): Promise<unknown> | null;
-}
+};
 
 function isInput<S extends z.ZodType>(schema: S, value: unknown): value is z.input<S> {
   return schema.safeParse(value).success;
@@ -97,5 +105,18 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(webhooksHttp.deliveries, webhookInput, (caller, input) => caller.webhooks.deliveries(input)),
   restRoute(webhooksHttp.redeliver, redeliverWebhookInput, (caller, input) =>
     caller.webhooks.redeliver(input),
+  ),
+  // The operator API (docs/operator.md).
+  restRoute(operatorTokensHttp.create, createOperatorTokenInput, (caller, input) =>
+    caller.operator.tokens.create(input),
+  ),
+  restRoute(operatorTokensHttp.list, listOperatorTokensInput, (caller, input) =>
+    caller.operator.tokens.list(input),
+  ),
+  restRoute(operatorTokensHttp.revoke, revokeOperatorTokenInput, (caller, input) =>
+    caller.operator.tokens.revoke(input),
+  ),
+  restRoute(operatorAuditHttp.list, listOperatorEventsInput, (caller, input) =>
+    caller.operator.audit.list(input),
   ),
 ];

@@ -29,6 +29,10 @@ export const sessionOutput = z.object({
     description:
       "When the session ends: SESSION_TTL_SECONDS after sign-in, or the message's expiration time if sooner",
   }),
+  operator: z.boolean().meta({
+    description:
+      "Whether the wallet is one of this deployment's operators (OPERATOR_WALLETS, as of this request): it may use the operator API and console (docs/operator.md)",
+  }),
 });
 
 export const logoutOutput = z.object({ ok: z.literal(true) });

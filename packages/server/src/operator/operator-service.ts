@@ -1,0 +1,85 @@
+import type { Db } from "../db/database.js";
+import { decodeEventCursor } from "../events/cursor.js";
+import type {
+  OperatorActor,
+  OperatorEventView,
+  OperatorScope,
+  OperatorTokenView,
+} from "../schemas/operator.js";
+import { listOperatorEvents } from "./audit.js";
+import { isOperatorToken } from "./token-secret.js";
+import {
+  createOperatorToken,
+  createOperatorTokenLookup,
+  type LiveOperatorToken,
+  listOperatorTokens,
+  type NewOperatorTokenParams,
+  revokeOperatorToken,
+} from "./token-store.js";
+
+/** The operator's half of the server, as procedures use it (docs/operator.md). */
+export interface OperatorService {
+  /** Whether `wallet` (EIP-55) is in OPERATOR_WALLETS. */
+  isOperatorWallet(wallet: string): boolean;
+  /** Whether a bearer has an operator token's shape (`<KEY_PREFIX>o_`, checksummed): no I/O. */
+  isTokenShaped(bearer: string): boolean;
+  /** The live token of this secret, or null. */
+  findToken(secret: string): Promise<LiveOperatorToken | null>;
+  createToken(
+    params: NewOperatorTokenParams,
+    actor: OperatorActor,
+  ): Promise<{ token: OperatorTokenView; secret: string }>;
+  /** A page of tokens; null when `cursor` is not one this server gave. */
+  listTokens(params: { limit: number; cursor?: string | undefined }): Promise<{
+    tokens: OperatorTokenView[];
+    nextCursor: string | null;
+  } | null>;
+  revokeToken(id: string, actor: OperatorActor): Promise<OperatorTokenView | null>;
+  /** A page of the operator trail; null when `cursor` is not one this server gave. */
+  listEvents(params: { limit: number; cursor?: string | undefined; wallet?: string | undefined }): Promise<{
+    events: OperatorEventView[];
+    nextCursor: string | null;
+  } | null>;
+}
+
+/** Options of {@link createOperatorService}. */
+export interface OperatorServiceOptions {
+  db: Db;
+  keyPrefix: string;
+  /** OPERATOR_WALLETS, EIP-55 checksummed. */
+  operatorWallets: readonly string[];
+  /** Where a failed background write (a token's last use) is reported. */
+  onBackgroundError: (error: unknown) => void;
+}
+
+const TOKEN_ID = /^opt_[0-9A-Za-z]{22}$/;
+
+export function createOperatorService(options: OperatorServiceOptions): OperatorService {
+  const { db, keyPrefix } = options;
+  const wallets = new Set(options.operatorWallets);
+  const lookup = createOperatorTokenLookup(db, keyPrefix, options.onBackgroundError);
+  return {
+    isOperatorWallet: (wallet) => wallets.has(wallet),
+    isTokenShaped: (bearer) => isOperatorToken(bearer, keyPrefix),
+    findToken: (secret) => lookup(secret, new Date()),
+    createToken: (params, actor) => createOperatorToken(db, keyPrefix, params, actor, new Date()),
+    async listTokens({ limit, cursor }) {
+      // The cursor is the last token id of the previous page.
+      if (cursor !== undefined && !TOKEN_ID.test(cursor)) return null;
+      return listOperatorTokens(db, { limit, after: cursor ?? null }, new Date());
+    },
+    revokeToken: (id, actor) => revokeOperatorToken(db, id, actor, new Date()),
+    async listEvents({ limit, cursor, wallet }) {
+      const before = cursor === undefined ? null : decodeEventCursor(cursor);
+      if (cursor !== undefined && before === null) return null;
+      return listOperatorEvents(db, { limit, before, wallet });
+    },
+  };
+}
+
+/** Who is calling an operator procedure, as `operatorProcedure` found it. */
+export interface OperatorIdentity {
+  actor: OperatorActor;
+  /** A token's scopes; null for an operator session, which may do everything. */
+  scopes: ReadonlySet<OperatorScope> | null;
+}

@@ -1,0 +1,9 @@
+import { router } from "../../trpc.js";
+import { operatorAuditRouter } from "./audit.js";
+import { operatorTokensRouter } from "./tokens.js";
+
+/** The operator API (docs/operator.md): tRPC `operator.*`, REST under `/operator/...`. */
+export const operatorRouter = router({
+  tokens: operatorTokensRouter,
+  audit: operatorAuditRouter,
+});
