@@ -4,8 +4,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 /**
  * The slow tier (`pnpm test:slow`, vitest.slow.config.ts): the packed tarball installed into projects
  * outside the workspace (the package alone, and with each framework alone), type-checked and run; and
- * what `pnpm pack:public` packs for both published packages; and the agent loop, which starts anvil and
- * waits for settlements on it.
+ * what `pnpm pack:public` packs for both published packages; the agent loop, which starts anvil and
+ * waits for settlements on it; and the previous release, installed and run against today's server.
  * `pnpm test` keeps the tests against the real server.
  */
 export const slowTests = [
@@ -14,6 +14,8 @@ export const slowTests = [
   "test/agent-loop.test.ts",
   // The docs' agent example run with tsx against anvil.
   "test/agent-example.test.ts",
+  // The previous release's tarball installed with npm and run against today's server.
+  "test/previous-release.test.ts",
 ];
 
 /** Settings both tiers share. */

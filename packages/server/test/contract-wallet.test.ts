@@ -108,8 +108,12 @@ describe("contract-wallet sign-in through RPC_URL (anvil, solc-compiled ERC-1271
   it("refuses a wallet signature for a chain the node is not on with 401", async () => {
     const message = walletMessage(wallet, await fetchNonce(server.baseUrl), 1);
     const before = server.logs.length;
-    const { status } = await verify(server.baseUrl, message, await owner.signMessage({ message }));
+    const { status, body } = await verify(server.baseUrl, message, await owner.signMessage({ message }));
     expect(status).toBe(401);
+    expect(body).toEqual({
+      code: "UNAUTHORIZED",
+      message: `The message's chain ID 1 is not the chain a contract wallet is checked on here (${EVM_CHAIN_ID})`,
+    });
     expect(refusals(server.logs, before)).toEqual([expect.objectContaining({ check: "chain_id" })]);
   });
 

@@ -3,6 +3,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { instrument, shellBlocks } from "./support/doc-script.js";
+import { compareToSketch, firstSketchText, parseSketch } from "./support/doc-sketch.js";
 
 // Keeps the project's docs honest: the README stays short, and no link in the README or docs/ points
 // at a file or a heading that is not there (pages move; links rot silently otherwise).
@@ -84,6 +86,43 @@ describe("project docs", () => {
     expect(missing).toEqual([]);
     for (const match of readme.matchAll(/^bash (\S+)/gm))
       expect(existsSync(join(ROOT, match[1] ?? ""))).toBe(true);
+  });
+
+  it.each(PAGES)("%s sends every curl to Keyport at $KEYPORT_URL, never a hard-coded port", (page) => {
+    const curls = shellBlocks(readFileSync(join(ROOT, page), "utf8"))
+      .flatMap((block) => block.split("\n"))
+      .filter((line) => /^\s*(?:[A-Z_]+=\$\()?curl /.test(line));
+    // Keyport's own port, or a variable of another name for its address.
+    const hardCoded = curls.filter((line) =>
+      /(?:localhost|127\.0\.0\.1):3000|\$\{?KEYPORT(?!_URL)\b/.test(line),
+    );
+    expect(hardCoded).toEqual([]);
+  });
+
+  it.each(PAGES)("%s shows answers in its commands' comments as readable sketches", (page) => {
+    const { units } = instrument(shellBlocks(readFileSync(join(ROOT, page), "utf8")));
+    for (const unit of units) {
+      const sketch = firstSketchText(unit.answer ?? unit.comment);
+      if (sketch !== undefined) expect(() => parseSketch(sketch), unit.comment).not.toThrow();
+    }
+  });
+
+  it("holds a comment's sketch to an answer: complete unless it elides, strings by their prefix", () => {
+    const sketch = parseSketch(
+      '{"keys":[...],"nextCursor":null,"apiKey":{...,"status":"revoked"},"key":"kp_..."}',
+    );
+    const answer = { keys: [1], nextCursor: null, apiKey: { id: "key_1", status: "revoked" }, key: "kp_abc" };
+    expect(compareToSketch(answer, sketch)).toEqual([]);
+    expect(compareToSketch({ ...answer, total: 1 }, sketch)).toEqual([
+      "$.total: in the answer, not in the docs",
+    ]);
+    expect(compareToSketch({ ...answer, key: "kps_abc", nextCursor: "c" }, sketch)).toEqual([
+      '$.nextCursor: "c", the docs say null',
+      '$.key: "kps_abc" is not "kp_..."',
+    ]);
+    expect(firstSketchText('4. Create: 201 {"key":"kp_...","apiKey":{...}}, with {"a":1}')).toBe(
+      '{"key":"kp_...","apiKey":{...}}',
+    );
   });
 
   it("ships the client tarball with the project's LICENSE", () => {

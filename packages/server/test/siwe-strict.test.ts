@@ -15,49 +15,66 @@ import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
 import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
-const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
+const DOMAINS = "(localhost, localhost:3001)";
+const endExpected = (line: number) =>
+  `The message is not in the EIP-4361 format: line ${line} should be the end of the message`;
 
 // secp256k1's group order: (r, n - s) is the malleable twin of the signature (r, s).
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
-/** A correct message for `nonce`, rewritten by `edit` (then signed as it is: the signature is valid). */
-type Attack = [name: string, check: string, edit: (message: string) => string, overrides?: SiweOverrides];
+/**
+ * A correct message for `nonce`, rewritten by `edit` (then signed as it is: the signature is valid),
+ * the check it fails and the 401's sentence (a function of the signer's address).
+ */
+type Attack = [
+  name: string,
+  check: string,
+  reason: string | ((address: string) => string),
+  edit: (message: string) => string,
+  overrides?: SiweOverrides,
+];
 
 const attacks: Attack[] = [
   [
     "a Request ID followed by an expired Expiration Time",
     "malformed",
+    endExpected(12),
     (message) => `${message}\nRequest ID: 1\nExpiration Time: ${iso(-30_000)}`,
   ],
   [
     "a Not Before in the future after the Request ID",
     "malformed",
+    endExpected(12),
     (message) => `${message}\nRequest ID: 1\nNot Before: ${iso(3_600_000)}`,
   ],
   [
     "a Not Before in the future after the Resources",
     "malformed",
+    'The message is not in the EIP-4361 format: line 13 should be "- " URI',
     (message) => `${message}\nResources:\n- https://localhost/keys\nNot Before: ${iso(3_600_000)}`,
   ],
-  ["a junk line at the end", "malformed", (message) => `${message}\nhello there`],
+  ["a junk line at the end", "malformed", endExpected(11), (message) => `${message}\nhello there`],
   [
     "a junk line between fields",
     "malformed",
+    'The message is not in the EIP-4361 format: line 7 should be "Version: " version',
     (message) => message.replace("\nVersion: 1", "\njunk\nVersion: 1"),
   ],
-  ["a second Chain ID block", "malformed", (message) => `${message}\nChain ID: 8453`],
-  ["a repeated Nonce", "malformed", (message) => `${message}\nNonce: AAAAAAAAAAAAAAAA`],
-  ["a trailing newline", "malformed", (message) => `${message}\n`],
+  ["a second Chain ID block", "malformed", endExpected(11), (message) => `${message}\nChain ID: 8453`],
+  ["a repeated Nonce", "malformed", endExpected(11), (message) => `${message}\nNonce: AAAAAAAAAAAAAAAA`],
+  ["a trailing newline", "malformed", endExpected(11), (message) => `${message}\n`],
   [
     "fields out of order",
     "malformed",
+    'The message is not in the EIP-4361 format: line 7 should be "Version: " version',
     (message) => message.replace("Version: 1\nChain ID: 1", "Chain ID: 1\nVersion: 1"),
   ],
   [
     "an address with one letter in the wrong case (not EIP-55)",
     "checksum",
+    (address) => `The message's address is not in its EIP-55 checksummed form (${address})`,
     (message) =>
       // One letter's case flipped: a lower-cased address can happen to be the EIP-55 form.
       message.replace(/\n0x([0-9a-fA-F]{40})\n/, (_, hex: string) => {
@@ -66,24 +83,44 @@ const attacks: Attack[] = [
         return `\n0x${hex.slice(0, at)}${flipped}${hex.slice(at + 1)}\n`;
       }),
   ],
-  ["a URI on another host", "uri", (message) => message, { uri: "http://evil.example/login" }],
-  ["a URI on another port", "uri", (message) => message, { uri: "http://localhost:8080/login" }],
-  ["a scheme that is not a web origin's", "domain", (message) => `ftp://${message}`],
+  [
+    "a URI on another host",
+    "uri",
+    `The message's URI host evil.example is not one this server accepts ${DOMAINS}`,
+    (message) => message,
+    { uri: "http://evil.example/login" },
+  ],
+  [
+    "a URI on another port",
+    "uri",
+    `The message's URI host localhost:8080 is not one this server accepts ${DOMAINS}`,
+    (message) => message,
+    { uri: "http://localhost:8080/login" },
+  ],
+  [
+    "a scheme that is not a web origin's",
+    "domain",
+    "The message's scheme ftp is not http or https",
+    (message) => `ftp://${message}`,
+  ],
   [
     "a URI with an ftp scheme on an allowed host",
     "uri",
+    "The message's URI is not an http or https URI",
     (message) => message,
     { uri: "ftp://localhost/login" },
   ],
   [
     "a javascript URI on an allowed host",
     "uri",
+    "The message's URI is not an http or https URI",
     (message) => message,
     { uri: "javascript://localhost/%0Aalert(document.domain)" },
   ],
   [
     "an issued-at older than a nonce lives",
     "stale",
+    "The message's Issued At is older than a nonce lives (10 minutes, plus 60 s): sign a new message",
     (message) => message,
     { issuedAt: new Date(Date.now() - 12 * 60_000) },
   ],
@@ -111,14 +148,15 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
   afterAll(() => app.close());
 
   it.each(attacks)(
-    "refuses %s with the generic 401 and logs the check %s",
-    async (_, check, edit, overrides) => {
+    "refuses %s with 401 naming the check %s, and logs it",
+    async (_, check, reason, edit, overrides) => {
       const account = newAccount();
       const nonce = await fetchNonce(baseUrl);
       const before = logLines.length;
       const attack = await postVerify(baseUrl, account, edit(buildSiweMessage(account, nonce, overrides)));
       expect(attack.status).toBe(401);
-      expect(attack.body).toEqual({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+      const message = typeof reason === "string" ? reason : reason(account.address);
+      expect(attack.body).toEqual({ code: "UNAUTHORIZED", message });
       const refusals = logLines
         .slice(before)
         .map((line) => JSON.parse(line))
@@ -165,10 +203,12 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
       body: { json: { message, signature } },
     });
     expect(status).toBe(401);
-    expect(JSON.stringify(body)).toContain(SIGN_IN_FAILED);
+    expect(body).toMatchObject({
+      error: { json: { message: endExpected(11), data: { code: "UNAUTHORIZED" } } },
+    });
   });
 
-  it("refuses an EOA signature's high-s twin with the generic 401 and logs the check high_s", async () => {
+  it("refuses an EOA signature's high-s twin with 401 naming it, and logs the check high_s", async () => {
     const account = newAccount();
     const nonce = await fetchNonce(baseUrl);
     const message = buildSiweMessage(account, nonce);
@@ -181,7 +221,10 @@ describeDatabases("strict EIP-4361 sign-in", (target) => {
     const before = logLines.length;
     const attack = await request(baseUrl, "POST", "/auth/verify", { body: { message, signature } });
     expect(attack.status).toBe(401);
-    expect(attack.body).toEqual({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+    expect(attack.body).toEqual({
+      code: "UNAUTHORIZED",
+      message: "The signature is not in its canonical low-s form (EIP-2): sign the message again",
+    });
     const refusals = logLines
       .slice(before)
       .map((line) => JSON.parse(line))

@@ -74,6 +74,7 @@ const UNAVAILABLE: Refusal = {
   code: "SERVICE_UNAVAILABLE",
   message: "The API key cannot be checked right now: retry shortly",
 };
+const UNRECOGNIZED: Refusal = { code: "FORBIDDEN", message: "Keyport refused the API key" };
 const MISCONFIGURED: Refusal = { code: "INTERNAL_SERVER_ERROR", message: "Internal server error" };
 
 const NO_HEADERS: readonly Header[] = [];
@@ -128,6 +129,8 @@ function decideOn(result: VerifyResult, options: DecideOptions): Decision {
       ? { pass: true, context: result, headers: NO_HEADERS }
       : refuse(UNAVAILABLE, [NO_STORE]);
   }
+  // A newer server's refusal: whatever it is, Keyport said no (never the onUnavailable policy).
+  if (result.code === "UNRECOGNIZED") return refuse(UNRECOGNIZED, [NO_STORE]);
   const headers: Header[] = [NO_STORE];
   if (result.ratelimit) headers.push(...rateLimitHeaders(result.ratelimit, result.code === "RATE_LIMITED"));
   // Out of credits: a retry makes sense at the next refill, when the key has one.

@@ -23,6 +23,7 @@ export {
   isVerification,
   type KeyportUnavailable,
   type UnavailableReason,
+  type UnrecognizedRefusal,
   type ValidVerification,
   type Verification,
   type VerificationCode,

@@ -42,8 +42,27 @@ export interface KeyportUnavailable {
   status: number | null;
 }
 
-/** What `verify` resolves to: Keyport's verification, or `UNAVAILABLE` when it could not give one. */
-export type VerifyResult = Verification | KeyportUnavailable;
+/**
+ * Keyport refused the key with a `code` this version of the package does not know: a newer server's
+ * (docs/upgrading.md). It is a refusal like any other (the middleware answers 403), never "Keyport
+ * unavailable", so `onUnavailable: "allow"` cannot let it in. `serverCode` is Keyport's own code;
+ * upgrading the package handles it by name.
+ */
+export interface UnrecognizedRefusal {
+  valid: false;
+  code: "UNRECOGNIZED";
+  /** The code Keyport answered, e.g. `WALLET_SUSPENDED`. */
+  serverCode: string;
+  /** The key's id and wallet when the answer carried them as strings, else null. */
+  keyId: string | null;
+  wallet: string | null;
+}
+
+/**
+ * What `verify` resolves to: Keyport's verification, a refusal with a code this version does not know,
+ * or `UNAVAILABLE` when Keyport could not answer.
+ */
+export type VerifyResult = Verification | UnrecognizedRefusal | KeyportUnavailable;
 
 // Every code, checked by the compiler against the server's union both ways (a missing or unknown key
 // fails to compile), so an answer can be checked at run time without zod.
@@ -67,7 +86,33 @@ export function isVerificationCode(code: unknown): code is VerificationCode {
 }
 
 /**
- * True when a parsed body is a verification: each field checked by its kind (a body is never trusted),
+ * The refusal a parsed body is when it is `valid: false` with a code this version does not know (a
+ * newer server's), else undefined. Nothing else of the body is trusted: only `keyId` and `wallet`
+ * are kept, and only when they are strings.
+ */
+export function readUnrecognizedRefusal(body: unknown): UnrecognizedRefusal | undefined {
+  if (!isObject(body)) return undefined;
+  const code = Reflect.get(body, "code");
+  if (
+    Reflect.get(body, "valid") !== false ||
+    typeof code !== "string" ||
+    code === "" ||
+    isVerificationCode(code)
+  )
+    return undefined;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    valid: false,
+    code: "UNRECOGNIZED",
+    serverCode: code,
+    keyId: text(Reflect.get(body, "keyId")),
+    wallet: text(Reflect.get(body, "wallet")),
+  };
+}
+
+/**
+ * True when a parsed body is a verification: each field checked by its kind (a body is never trusted;
+ * fields it does not name are ignored, since answers only grow),
  * `valid` agreeing with `code`, and `keyId` null exactly for NOT_FOUND.
  */
 export function isVerification(body: unknown): body is Verification {

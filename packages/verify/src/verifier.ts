@@ -3,7 +3,9 @@ import type { VerifyOptions } from "./server-types.js";
 import {
   isVerification,
   type KeyportUnavailable,
+  readUnrecognizedRefusal,
   type UnavailableReason,
+  type UnrecognizedRefusal,
   type VerifyResult,
 } from "./verification.js";
 
@@ -38,6 +40,8 @@ export interface Verifier {
 
 /** How long one verification may take unless told (ms). */
 export const DEFAULT_TIMEOUT_MS = 2_000;
+// Unknown codes already warned about, at most this many (a server sends a handful, not thousands).
+const MAX_WARNED_CODES = 32;
 // One headers object for every request: nothing in it depends on the call.
 const HEADERS: Readonly<Record<string, string>> = {
   "content-type": "application/json",
@@ -62,6 +66,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const logger = options.logger ?? console;
   let down = false;
+  const warnedCodes = new Set<string>();
 
   function unavailable(reason: UnavailableReason, status: number | null): KeyportUnavailable {
     if (!down) {
@@ -72,6 +77,18 @@ export function createVerifier(options: VerifierOptions): Verifier {
       );
     }
     return { valid: false, code: "UNAVAILABLE", reason, status };
+  }
+
+  /** A newer server's code: refused, and named once in the log so the backend knows to upgrade. */
+  function unrecognized(refusal: UnrecognizedRefusal): UnrecognizedRefusal {
+    if (!warnedCodes.has(refusal.serverCode) && warnedCodes.size < MAX_WARNED_CODES) {
+      warnedCodes.add(refusal.serverCode);
+      logger.warn(
+        `Keyport at ${where} answered a verification code this version of @keyport/verify does not know ` +
+          `(${printable(refusal.serverCode)}): such keys are refused; upgrade @keyport/verify to handle it by name`,
+      );
+    }
+    return refusal;
   }
 
   function answered(): void {
@@ -111,9 +128,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
       answered();
       throw requestRefused(response.status, parsed, response.headers.get(REQUEST_ID_HEADER));
     }
-    if (!isVerification(parsed)) return unavailable("bad_answer", response.status);
+    if (isVerification(parsed)) {
+      answered();
+      return parsed;
+    }
+    const refusal = readUnrecognizedRefusal(parsed);
+    if (refusal === undefined) return unavailable("bad_answer", response.status);
     answered();
-    return parsed;
+    return unrecognized(refusal);
   }
 
   return { verify };
@@ -125,6 +147,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A code as a log line may quote it: Keyport's codes are short upper-case words; anything else is cut. */
+function printable(code: string): string {
+  return /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : "an unreadable code";
 }
 
 function abort(controller: AbortController): void {

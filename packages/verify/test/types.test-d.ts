@@ -7,6 +7,7 @@ import type { KeyportEnv, KeyportHonoOptions } from "../src/hono.js";
 import type {
   JsonValue,
   KeyportUnavailable,
+  UnrecognizedRefusal,
   ValidVerification,
   Verification,
   VerificationCode,
@@ -52,7 +53,7 @@ describe("the verification's types", () => {
   it("make every member of the union a verification the server can send, and cover every code", () => {
     expectTypeOf<Verification>().toExtend<VerificationJson>();
     expectTypeOf<Verification["code"]>().toEqualTypeOf<VerificationJson["code"]>();
-    expectTypeOf<VerifyResult["code"]>().toEqualTypeOf<VerificationCode | "UNAVAILABLE">();
+    expectTypeOf<VerifyResult["code"]>().toEqualTypeOf<VerificationCode | "UNRECOGNIZED" | "UNAVAILABLE">();
   });
 
   it("narrow on valid and on code", () => {
@@ -73,6 +74,11 @@ describe("the verification's types", () => {
         remaining: number;
         resetAt: string;
       } | null>();
+    }
+    if (result.code === "UNRECOGNIZED") {
+      expectTypeOf(result).toEqualTypeOf<UnrecognizedRefusal>();
+      expectTypeOf(result.serverCode).toEqualTypeOf<string>();
+      expectTypeOf(result.valid).toEqualTypeOf<false>();
     }
     if (result.code === "UNAVAILABLE") {
       expectTypeOf(result).toEqualTypeOf<KeyportUnavailable>();

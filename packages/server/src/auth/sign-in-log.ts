@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { SiweRefusal } from "./siwe.js";
+import type { SiweRefusal } from "./siwe-rules.js";
 
 /** Where refused sign-ins are reported: the operator's side of the caller's generic 401. */
 export interface SignInLog {

@@ -194,6 +194,9 @@ describe("parseSiweMessage refuses anything else", () => {
 
   it("names the first line that does not fit", () => {
     const text = lines(...HEAD, "", ...REQUIRED, "Request ID: 1", "Expiration Time: 2021-09-30T17:25:24Z");
-    expect(parseSiweMessage(text)).toEqual({ ok: false, error: { line: 11, expected: "end of message" } });
+    expect(parseSiweMessage(text)).toEqual({
+      ok: false,
+      error: { line: 11, expected: "the end of the message" },
+    });
   });
 });

@@ -121,7 +121,7 @@ export function parseDateTime(value: string): Date | undefined {
 export interface SiweSyntaxError {
   /** 1-based line number (one past the last line when the message ends too early). */
   line: number;
-  /** What the grammar wanted there, e.g. `"Chain ID: " chain-id` or `end of message`. */
+  /** What the grammar wanted there, e.g. `"Chain ID: " chain-id` or `the end of the message`. */
   expected: string;
 }
 
@@ -186,7 +186,7 @@ export function parseSiweMessage(text: string): SiweParse {
     if (resource !== undefined) fields.resources.push(resource);
   }
   if (failure === undefined && index < lines.length)
-    failure = { line: index + 1, expected: "end of message" };
+    failure = { line: index + 1, expected: "the end of the message" };
 
   const { uri: uriValue, version, chainId, nonce, issuedAt } = fields;
   if (

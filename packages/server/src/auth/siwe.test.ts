@@ -4,6 +4,7 @@ import { createSiweMessage } from "viem/siwe";
 import { describe, expect, it } from "vitest";
 import { NONCE_TTL_SECONDS } from "./nonce.js";
 import { checkSiweMessage, type SiweSettings } from "./siwe.js";
+import { REFUSED } from "./siwe-rules.js";
 
 const settings: SiweSettings = {
   domains: ["localhost", "app.example:8443"],
@@ -84,6 +85,67 @@ describe("checkSiweMessage", () => {
     },
   );
 
+  it.each([
+    [
+      "version",
+      {},
+      (message: string) => message.replace("Version: 1", "Version: 2"),
+      "The message's version must be 1",
+    ],
+    [
+      "chain_id",
+      { chainId: 8453 },
+      undefined,
+      "The message's chain ID 8453 is not one this server accepts (1)",
+    ],
+    [
+      "issued_at",
+      { issuedAt: new Date(NOW.getTime() + 61_000) },
+      undefined,
+      "The message's Issued At is more than 60 s in the future: check the device's clock",
+    ],
+    ["expired", { expirationTime: NOW }, undefined, "The message expired at 2026-11-23T20:00:00.000Z"],
+    [
+      "not_before",
+      { notBefore: new Date(NOW.getTime() + 1) },
+      undefined,
+      "The message is not yet valid: its Not Before is 2026-11-23T20:00:00.001Z",
+    ],
+    [
+      "uri",
+      { uri: "http://localhost:3000/" },
+      undefined,
+      "The message's URI host localhost:3000 is not one this server accepts (localhost, app.example:8443)",
+    ],
+    [
+      "uri",
+      { uri: "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66" },
+      undefined,
+      "The message's URI is not an http or https URI",
+    ],
+    [
+      "uri",
+      { uri: "http:/login" },
+      undefined,
+      "The message's URI has no host (this server accepts localhost, app.example:8443)",
+    ],
+  ] satisfies [string, MessageFields, ((message: string) => string) | undefined, string][])(
+    "refuses the check %s with a sentence naming it: %s",
+    async (expected, fields, edit, message) => {
+      expect(await check(fields, edit)).toMatchObject({ ok: false, check: expected, message });
+    },
+  );
+
+  it("cuts a long domain short in the sentence it quotes", async () => {
+    // viem writes no label over 63 characters; the grammar (RFC 3986) has no such bound.
+    const domain = `${"a".repeat(200)}.example`;
+    const refused = await check({}, (message) => message.replace(/^localhost /, `${domain} `));
+    expect(refused).toMatchObject({ ok: false, check: "domain" });
+    expect(refused.ok ? "" : refused.message).toBe(
+      `The message's domain ${"a".repeat(100)}... is not one this server accepts (localhost, app.example:8443)`,
+    );
+  });
+
   it("refuses a signature that is not hex before reading the message", async () => {
     const message = createSiweMessage({
       address: account.address,
@@ -96,7 +158,7 @@ describe("checkSiweMessage", () => {
     });
     expect(await checkSiweMessage(settings, message, "0xzz", claimAny, NOW)).toEqual({
       ok: false,
-      check: "signature",
+      ...REFUSED.signature,
     });
   });
 
@@ -122,13 +184,15 @@ describe("checkSiweMessage", () => {
     expect(await checkSiweMessage(settings, wrongDomain, "0x00", claimNone, NOW)).toEqual({
       ok: false,
       check: "domain",
+      message:
+        "The message's domain app.example is not one this server accepts (localhost, app.example:8443)",
       nonce: "abcdefgh12345678",
     });
     expect(claimed).toEqual([]);
     const right = createSiweMessage({ ...fields, domain: "localhost" });
     expect(await checkSiweMessage(settings, right, "0x00", claimNone, NOW)).toEqual({
       ok: false,
-      check: "nonce",
+      ...REFUSED.nonce,
     });
     expect(claimed).toEqual(["abcdefgh12345678"]);
   });
@@ -151,7 +215,7 @@ describe("checkSiweMessage", () => {
     });
     expect(await checkSiweMessage(settings, message, high, claimAny, NOW)).toEqual({
       ok: false,
-      check: "high_s",
+      ...REFUSED.highS,
     });
     expect((await checkSiweMessage(settings, message, serializeSignature(low), claimAny, NOW)).ok).toBe(true);
   });

@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import {
   BaseError,
   createPublicClient,
-  getAddress,
   type Hex,
   HttpRequestError,
   hashMessage,
@@ -19,11 +18,9 @@ import {
 } from "viem";
 import type { Env } from "../env.js";
 import { hasHighS } from "./high-s.js";
-import { NONCE_TTL_SECONDS } from "./nonce.js";
 import { parseSiweMessage, type SiweMessageFields } from "./siwe-message.js";
+import { findRefusal, malformed, REFUSED, type SiweRefused, wrongRpcChain } from "./siwe-rules.js";
 
-// Clocks drift: accept an issued-at up to this far in the future, and this much past the nonce's lifetime.
-const CLOCK_SKEW_MS = 60_000;
 // An RPC call answers within the request's 5 s deadline or counts as unreachable.
 const RPC_TIMEOUT_MS = 4_000;
 // ERC-1271: what isValidSignature returns for a valid signature.
@@ -59,29 +56,6 @@ export function createSiweSettings(env: Env, logger: Pick<Logger, "warn">): Siwe
   };
 }
 
-/**
- * The check a refused message failed, for the operator's log (never for the caller, who gets one
- * generic 401). `malformed`: not the EIP-4361 grammar (a field missing, out of order, repeated or
- * unreadable, an extra line); `nonce`: not issued, expired or already used; `checksum`: the address
- * is not EIP-55; `uri`: the URI's scheme is not http or https, or its authority is not one of
- * SIWE_DOMAINS; `stale`: issued before any unexpired nonce; `high_s`: an EOA signature whose s is
- * in the upper half of the curve order (the malleable twin of a valid one).
- */
-export type SiweRefusal =
-  | "malformed"
-  | "checksum"
-  | "version"
-  | "domain"
-  | "uri"
-  | "chain_id"
-  | "issued_at"
-  | "stale"
-  | "expired"
-  | "not_before"
-  | "signature"
-  | "high_s"
-  | "nonce";
-
 /** The outcome of {@link checkSiweMessage}: the signer, or the check that failed. */
 export type SiweCheck =
   | {
@@ -90,32 +64,11 @@ export type SiweCheck =
       /** The message's `Expiration Time`, when it has one: a session must not outlive it. */
       expirationTime: Date | undefined;
     }
-  | {
+  | (SiweRefused & {
       ok: false;
-      check: SiweRefusal;
       /** The message's nonce when the message was refused before it was claimed (still usable if it was). */
       nonce?: string;
-    };
-
-/** The first rule of the message itself (not its signature) that `fields` breaks, if any. */
-function findRefusal(settings: SiweSettings, fields: SiweMessageFields, now: Date): SiweRefusal | undefined {
-  const time = now.getTime();
-  if (fields.address !== getAddress(fields.address)) return "checksum";
-  if (fields.version !== "1") return "version";
-  // A scheme before the domain, when there is one, is a web origin's.
-  if (fields.scheme !== undefined && fields.scheme !== "https" && fields.scheme !== "http") return "domain";
-  if (!settings.domains.includes(fields.domain)) return "domain";
-  // A sign-in is for a web origin: a `ftp:` or `javascript:` URI with an allowed authority is not one.
-  const uriScheme = fields.uri.slice(0, fields.uri.indexOf(":")).toLowerCase();
-  if (uriScheme !== "https" && uriScheme !== "http") return "uri";
-  if (fields.uriAuthority === undefined || !settings.domains.includes(fields.uriAuthority)) return "uri";
-  if (!settings.chainIds.includes(fields.chainId)) return "chain_id";
-  if (fields.issuedAt.getTime() > time + CLOCK_SKEW_MS) return "issued_at";
-  if (fields.issuedAt.getTime() < time - NONCE_TTL_SECONDS * 1000 - CLOCK_SKEW_MS) return "stale";
-  if (fields.expirationTime && time >= fields.expirationTime.getTime()) return "expired";
-  if (fields.notBefore && time < fields.notBefore.getTime()) return "not_before";
-  return undefined;
-}
+    });
 
 /**
  * Consumes a message's nonce atomically: true when it was issued, unexpired and unused (and is now
@@ -140,15 +93,15 @@ export async function checkSiweMessage(
   now = new Date(),
   requestId?: string,
 ): Promise<SiweCheck> {
-  const refuse = (check: SiweRefusal): SiweCheck => ({ ok: false, check });
-  if (!isHex(signature, { strict: true })) return refuse("signature");
+  const refuse = (refused: SiweRefused): SiweCheck => ({ ok: false, ...refused });
+  if (!isHex(signature, { strict: true })) return refuse(REFUSED.signature);
   const parsed = parseSiweMessage(message);
-  if (!parsed.ok) return refuse("malformed");
+  if (!parsed.ok) return refuse(malformed(parsed.error));
   const { fields } = parsed;
   const refusal = findRefusal(settings, fields, now);
   // Refused before its nonce is claimed: the nonce stays usable, and the caller learns which it was.
-  if (refusal !== undefined) return { ok: false, check: refusal, nonce: fields.nonce };
-  if (!(await claimNonce(fields.nonce))) return refuse("nonce");
+  if (refusal !== undefined) return { ok: false, ...refusal, nonce: fields.nonce };
+  if (!(await claimNonce(fields.nonce))) return refuse(REFUSED.nonce);
   const signer = await checkSignature(settings, fields, message, signature, requestId);
   if (signer !== "valid") return refuse(signer);
   return { ok: true, address: fields.address, expirationTime: fields.expirationTime };
@@ -165,23 +118,24 @@ async function checkSignature(
   message: string,
   signature: Hex,
   requestId: string | undefined,
-): Promise<"valid" | "signature" | "chain_id" | "high_s"> {
+): Promise<"valid" | SiweRefused> {
   const { address } = fields;
   const isEoaSignature = await verifyMessage({ address, message, signature }).catch(() => false);
   // ECDSA accepts (r, s) and (r, n - s) alike; only the low-s form is canonical (EIP-2), so the
   // twin an onlooker can derive from a seen signature is refused. A contract wallet's signature is
   // its contract's business (ERC-1271, ERC-6492), whatever its bytes.
-  if (isEoaSignature) return hasHighS(signature) ? "high_s" : "valid";
+  if (isEoaSignature) return hasHighS(signature) ? REFUSED.highS : "valid";
   const client = settings.publicClient;
-  if (client === null) return "signature";
+  if (client === null) return REFUSED.signature;
   try {
     // EIP-4361: a contract account is resolved on the message's chain, so the node must serve it.
-    if ((await client.getChainId()) !== fields.chainId) return "chain_id";
+    const nodeChainId = await client.getChainId();
+    if (nodeChainId !== fields.chainId) return wrongRpcChain(fields.chainId, nodeChainId);
     const hash = hashMessage(message);
     const code = await client.getCode({ address });
     if (code === undefined || code === "0x") {
-      if (!isErc6492Signature(signature)) return "signature";
-      return (await client.verifyHash({ address, hash, signature })) ? "valid" : "signature";
+      if (!isErc6492Signature(signature)) return REFUSED.signature;
+      return (await client.verifyHash({ address, hash, signature })) ? "valid" : REFUSED.signature;
     }
     const magic = await client.readContract({
       address,
@@ -189,9 +143,9 @@ async function checkSignature(
       functionName: "isValidSignature",
       args: [hash, signature],
     });
-    return magic.toLowerCase() === ERC1271_MAGIC_VALUE ? "valid" : "signature";
+    return magic.toLowerCase() === ERC1271_MAGIC_VALUE ? "valid" : REFUSED.signature;
   } catch (error) {
-    if (!isRpcUnreachable(error)) return "signature";
+    if (!isRpcUnreachable(error)) return REFUSED.signature;
     // Only the error's class: viem's messages quote the URL, which may hold the node's API key.
     settings.logger.warn(
       { rpcError: rootCauseName(error), reqId: requestId },

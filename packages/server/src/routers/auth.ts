@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import type { SiweRefusal } from "../auth/siwe.js";
+import type { SiweRefused } from "../auth/siwe-rules.js";
 import { boundUserAgent } from "../auth/user-agent.js";
 import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
@@ -18,24 +18,21 @@ import {
 import { noInput } from "../schemas/common.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
-// One message for every sign-in failure, so a caller learns nothing about which check failed.
-const SIGN_IN_FAILED = "Sign-in failed: the message or signature is invalid, expired or already used";
-
 /** How far a refused sign-in got with its nonce. */
 type NonceState = { claimed: true } | { claimed: false; unclaimed: string | undefined };
 
 /**
  * Logs which check refused a sign-in (for the operator) and counts it against the client; answers
- * the caller's generic 401, or 429 once the client is past its refusals, unless the request held a
+ * 401 with the check's sentence (docs/decisions.md#nonces-and-sessions: none is secret), or 429 once the client is past its refusals, unless the request held a
  * valid unused nonce (claimed by this request, or left usable by an earlier check): a real sign-in
  * attempt is never turned away by the limit.
  */
 async function refuseSignIn(
   ctx: Pick<Context, "signInLog" | "signInRefusals" | "nonces" | "clientIp" | "requestId">,
-  check: SiweRefusal,
+  refused: SiweRefused,
   nonce: NonceState,
 ): Promise<never> {
-  ctx.signInLog.refused(check, ctx.clientIp(), ctx.requestId);
+  ctx.signInLog.refused(refused.check, ctx.clientIp(), ctx.requestId);
   const verdict = await ctx.signInRefusals.count(ctx.clientIp());
   // Only a client past its limit pays for the look at its nonce.
   const heldValidNonce = async () =>
@@ -47,7 +44,7 @@ async function refuseSignIn(
       cause: new RetryAfter(verdict.retryAfterSeconds),
     });
   }
-  throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FAILED });
+  throw new TRPCError({ code: "UNAUTHORIZED", message: refused.message });
 }
 
 /** How each procedure is served as REST (see routers/rest.ts). */
@@ -124,7 +121,7 @@ export const authRouter = router({
         tags: ["auth"],
         summary: "Sign in with a signed EIP-4361 message",
         description:
-          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS with an http or https URI, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before (a refusal so far leaves the nonce usable). Then consumes the nonce atomically (issued, unexpired and unused) before any signature work, so an invented or used nonce costs no RPC call and a wrong signature spends its nonce. Last the signature (an EOA's locally, low-s only; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain). Any failure is 401 with the same message (the server logs which check failed). Refused sign-ins are counted per client address (an IPv6 /64) under NONCE_RATE_LIMIT's rule (default 10 a minute): past it, a request without a valid unused nonce is 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds; one with a valid unused nonce is always checked. A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
+          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS with an http or https URI, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before (a refusal so far leaves the nonce usable). Then consumes the nonce atomically (issued, unexpired and unused) before any signature work, so an invented or used nonce costs no RPC call and a wrong signature spends its nonce. Last the signature (an EOA's locally, low-s only; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain). Any failure is 401 `UNAUTHORIZED` whose message names the check that failed and what this server accepts there, e.g. `The message's domain localhost is not one this server accepts (localhost:3001)` (none of it is secret; the server logs the check too). Refused sign-ins are counted per client address (an IPv6 /64) under NONCE_RATE_LIMIT's rule (default 10 a minute): past it, a request without a valid unused nonce is 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds; one with a valid unused nonce is always checked. A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
       }),
     )
     .input(verifyInput)
@@ -139,7 +136,7 @@ export const authRouter = router({
       if (!checked.ok)
         return refuseSignIn(
           ctx,
-          checked.check,
+          checked,
           nonceClaimed ? { claimed: true } : { claimed: false, unclaimed: checked.nonce },
         );
       const session = await ctx.sessions.create(checked.address, checked.expirationTime, {
