@@ -6,6 +6,7 @@ import { creditJournalMarks, type KeyCreditsRow, keyCredits } from "../db/schema
 import { creditsValues, upsertCredits } from "../keys/key-credits.js";
 import { refillPeriodStart } from "../keys/refill-period.js";
 import type { CreditsInput } from "../schemas/key-policy.js";
+import { balanceStateOf } from "./balance-state.js";
 import { stateArgs } from "./cold-load.js";
 import { type CreditsLayout, shardOf } from "./layout.js";
 import { FENCE_SCRIPT, HOLD_FENCE_SCRIPT, INSTALL_SCRIPT, RELEASE_FENCE_SCRIPT } from "./scripts.js";
@@ -133,16 +134,7 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
         .where(eq(creditJournalMarks.shard, shard));
       const version = String(old.version + 1);
       const fence = layout.fence(id);
-      const stored = {
-        remaining: old.remaining,
-        purchased: old.purchased,
-        version: old.version,
-        interval: old.refillInterval,
-        amount: old.refillAmount ?? 0,
-        refilledAt: old.refilledAt?.getTime() ?? null,
-        lastTopUp: old.lastTopUp ?? 0,
-        exhausted: old.exhaustedNotified,
-      };
+      const stored = balanceStateOf(old);
       const reply = await script(
         redis,
         FENCE_SCRIPT,
@@ -178,16 +170,7 @@ export function createRedisBalanceWriter(redis: Redis, options: RedisBalanceWrit
             await script(redis, RELEASE_FENCE_SCRIPT, [fence], [version]).catch(() => undefined);
             return;
           }
-          const state = {
-            remaining: written.remaining,
-            purchased: written.purchased,
-            version: written.version,
-            interval: written.refillInterval,
-            amount: written.refillAmount ?? 0,
-            refilledAt: written.refilledAt?.getTime() ?? null,
-            lastTopUp: written.lastTopUp ?? 0,
-            exhausted: written.exhaustedNotified,
-          };
+          const state = balanceStateOf(written);
           const [, , interval = "", amount = "0", at = "-1", purchased = "0", top = "0", x = "0"] =
             stateArgs(state);
           // Best effort: when this fails the fence expires and the next spend loads the committed row.

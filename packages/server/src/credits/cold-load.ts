@@ -1,6 +1,7 @@
 import type { RawQuery } from "../db/raw.js";
+import { BALANCE_COLUMNS_SQL, balanceColumnsOf, balanceStateOf } from "./balance-state.js";
 import { shardOf } from "./layout.js";
-import { type BalanceState, epochMs } from "./state.js";
+import type { BalanceState } from "./state.js";
 
 /** A balance as PostgreSQL holds it, with the last journal entry of its shard applied there. */
 export interface StoredBalance {
@@ -11,29 +12,16 @@ export interface StoredBalance {
 
 // One statement, so the balance and its shard's mark come from one snapshot: the drainer changes
 // both in one transaction.
-const READ_STORED = `select c.remaining, c.purchased, c.version, c.refill_interval, c.refill_amount, c.refilled_at,
-c.last_top_up, c.exhausted_notified, m.applied_id
+const READ_STORED = `select ${BALANCE_COLUMNS_SQL}, m.applied_id
 from key_credits c left join credit_journal_marks m on m.shard = $2::smallint where c.id = $1`;
 
 /** Reads a row of `key_credits` (and its shard's mark); null when the balance does not exist. */
 export async function readStoredBalance(query: RawQuery, creditsId: string): Promise<StoredBalance | null> {
   const [row] = await query(READ_STORED, [creditsId, String(shardOf(creditsId))]);
   if (typeof row !== "object" || row === null) return null;
-  const field = (name: string): unknown => Reflect.get(row, name);
-  const interval = field("refill_interval");
-  const refilledAt = field("refilled_at");
-  const applied = field("applied_id");
+  const applied: unknown = Reflect.get(row, "applied_id");
   return {
-    state: {
-      remaining: Number(field("remaining")),
-      purchased: Number(field("purchased")),
-      version: Number(field("version")),
-      interval: interval === "daily" || interval === "monthly" ? interval : null,
-      amount: Number(field("refill_amount") ?? 0),
-      refilledAt: epochMs(refilledAt),
-      lastTopUp: Number(field("last_top_up") ?? 0),
-      exhausted: field("exhausted_notified") === true,
-    },
+    state: balanceStateOf(balanceColumnsOf(row)),
     appliedId: typeof applied === "string" ? applied : "0-0",
   };
 }

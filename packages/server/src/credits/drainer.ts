@@ -2,10 +2,11 @@ import { runScript } from "@keyport/node-edge";
 import type { Redis } from "ioredis";
 import type { RawQuery } from "../db/raw.js";
 import type { RawTransaction } from "../db/raw-transaction.js";
+import { BALANCE_COLUMNS_SQL, balanceColumnsOf, balanceStateOf } from "./balance-state.js";
 import { enqueueCreditEvent } from "./enqueue-credit-event.js";
 import { type CreditsLayout, JOURNAL_SHARDS, streamIdBefore } from "./layout.js";
 import { TRIM_SCRIPT } from "./scripts.js";
-import { type BalanceState, epochMs, type JournalEntry, parseEntry, replayEntry } from "./state.js";
+import { type BalanceState, type JournalEntry, parseEntry, replayEntry } from "./state.js";
 
 export interface CreditsDrainerOptions {
   redis: Redis;
@@ -38,8 +39,7 @@ export interface CreditsDrainer {
 
 const LOCK_MARK = `insert into credit_journal_marks (shard, applied_id) values ($1::smallint, '0-0') on conflict do nothing`;
 const READ_MARK = `select applied_id from credit_journal_marks where shard = $1::smallint for update`;
-const LOCK_ROWS = `select id, remaining, purchased, version, refill_interval, refill_amount, refilled_at, last_top_up,
-exhausted_notified from key_credits
+const LOCK_ROWS = `select id, ${BALANCE_COLUMNS_SQL} from key_credits
 where id = any($1::text[]) order by id for update`;
 // The flags travel as text: postgres.js serialises a boolean[] parameter from JS booleans only.
 const WRITE_ROWS = `update key_credits c set remaining = v.remaining, purchased = v.purchased, refilled_at = v.refilled_at,
@@ -51,24 +51,9 @@ const WRITE_MARK = `update credit_journal_marks set applied_id = $2 where shard 
 
 function rowState(row: unknown): { id: string; state: BalanceState } | null {
   if (typeof row !== "object" || row === null) return null;
-  const field = (name: string): unknown => Reflect.get(row, name);
-  const id = field("id");
-  const interval = field("refill_interval");
-  const refilledAt = field("refilled_at");
+  const id: unknown = Reflect.get(row, "id");
   if (typeof id !== "string") return null;
-  return {
-    id,
-    state: {
-      remaining: Number(field("remaining")),
-      purchased: Number(field("purchased")),
-      version: Number(field("version")),
-      interval: interval === "daily" || interval === "monthly" ? interval : null,
-      amount: Number(field("refill_amount") ?? 0),
-      refilledAt: epochMs(refilledAt),
-      lastTopUp: Number(field("last_top_up") ?? 0),
-      exhausted: field("exhausted_notified") === true,
-    },
-  };
+  return { id, state: balanceStateOf(balanceColumnsOf(row)) };
 }
 
 /**

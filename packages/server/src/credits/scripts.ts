@@ -1,15 +1,10 @@
 import { defineScript } from "@keyport/node-edge";
+import { BALANCE_FIELD as B, JOURNAL_FIELD as J, luaName as q } from "./fields.js";
 
-// The Lua of the Redis credits (docs/decisions.md, Credits in Redis). A balance hash holds
-// remaining (the allowance), purchased, version, interval ("" | daily | monthly), amount and
-// refilledAt (epoch ms, -1: never), top (credits of the last top-up, 0: none) and x ("1" once
-// credits.exhausted was sent since the balance last rose). Journal entries hold c (credits id), n
-// (spent from the allowance), p (spent from the purchased credits, absent when 0), v (version spent
-// against): one spend's, or the sums of consecutive spends of one script call (spend-script.ts);
-// r (the refill period this spend applied first, when it did), and for a credit event
-// (docs/webhooks.md#credit-events) e ("low" | "exhausted"), k (the key), m (10 × the low threshold),
-// a, b, t (allowance, purchased and refilledAt after the spend). Lua numbers are doubles: balances stay
-// below 2^53 (key_credits_total_check), where they are exact.
+// The Lua of the Redis credits (docs/decisions.md, Credits in Redis). The fields of a balance hash and
+// of a journal entry are named once, in fields.ts, for the Lua and the TypeScript alike. A journal
+// entry is one spend's, or the sums of consecutive spends of one script call (spend-script.ts). Lua
+// numbers are doubles: balances stay below 2^53 (key_credits_total_check), where they are exact.
 
 /** The Lua helpers every credits script shares: the balance hash, the cold-load state, the journal replay. */
 export const COMMON = `
@@ -21,7 +16,7 @@ local function idBefore(a, b)
   return am < bm or (am == bm and as < bs)
 end
 local function fromHash(key)
-  local h = redis.call("HMGET", key, "remaining", "version", "interval", "amount", "refilledAt", "purchased", "top", "x")
+  local h = redis.call("HMGET", key, ${q(B.remaining)}, ${q(B.version)}, ${q(B.interval)}, ${q(B.amount)}, ${q(B.refilledAt)}, ${q(B.purchased)}, ${q(B.lastTopUp)}, ${q(B.exhausted)})
   if not h[1] then return nil end
   return { remaining = tonumber(h[1]), version = h[2], interval = h[3], amount = tonumber(h[4]), refilledAt = tonumber(h[5]), purchased = tonumber(h[6]) or 0, top = tonumber(h[7]) or 0, x = h[8] == "1" }
 end
@@ -34,24 +29,24 @@ local function replay(st, journal, creditsId, applied)
   for _, e in ipairs(redis.call("XRANGE", journal, from, "+")) do
     local f = {}
     for i = 1, #e[2], 2 do f[e[2][i]] = e[2][i + 1] end
-    if f.c == creditsId and f.v == st.version then
-      local r = tonumber(f.r)
+    if f[${q(J.creditsId)}] == creditsId and f[${q(J.version)}] == st.version then
+      local r = tonumber(f[${q(J.refill)}])
       if r and st.interval ~= "" and st.refilledAt >= 0 and st.refilledAt < r then
         st.remaining = st.amount
         st.refilledAt = r
         st.x = false
       end
-      if f.e == "exhausted" then st.x = true end
-      st.remaining = st.remaining - tonumber(f.n)
+      if f[${q(J.event)}] == "exhausted" then st.x = true end
+      st.remaining = st.remaining - tonumber(f[${q(J.fromAllowance)}])
       if st.remaining < 0 then st.remaining = 0 end
-      st.purchased = st.purchased - (tonumber(f.p) or 0)
+      st.purchased = st.purchased - (tonumber(f[${q(J.fromPurchased)}]) or 0)
       if st.purchased < 0 then st.purchased = 0 end
     end
   end
 end
 local function install(key, st, ttl)
-  redis.call("HSET", key, "remaining", int(st.remaining), "purchased", int(st.purchased), "version", st.version,
-    "interval", st.interval, "amount", int(st.amount), "refilledAt", int(st.refilledAt), "top", int(st.top), "x", st.x and "1" or "0")
+  redis.call("HSET", key, ${q(B.remaining)}, int(st.remaining), ${q(B.purchased)}, int(st.purchased), ${q(B.version)}, st.version,
+    ${q(B.interval)}, st.interval, ${q(B.amount)}, int(st.amount), ${q(B.refilledAt)}, int(st.refilledAt), ${q(B.lastTopUp)}, int(st.top), ${q(B.exhausted)}, st.x and "1" or "0")
   redis.call("PEXPIRE", key, ttl)
 end
 `;

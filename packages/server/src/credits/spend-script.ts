@@ -1,5 +1,6 @@
 import { defineScript, integerReply } from "@keyport/node-edge";
 import { utcDayStart, utcMonthStart } from "../keys/refill-period.js";
+import { BALANCE_FIELD as B, JOURNAL_FIELD as J, luaName as q } from "./fields.js";
 import { COMMON } from "./scripts.js";
 
 /**
@@ -58,9 +59,9 @@ end
 local foldN, foldP, folded = 0, 0, false
 local function flush()
   if not folded then return end
-  local entry = { "c", ARGV[1], "n", int(foldN), "v", st.version }
+  local entry = { ${q(J.creditsId)}, ARGV[1], ${q(J.fromAllowance)}, int(foldN), ${q(J.version)}, st.version }
   if foldP > 0 then
-    entry[#entry + 1] = "p"
+    entry[#entry + 1] = ${q(J.fromPurchased)}
     entry[#entry + 1] = int(foldP)
   end
   redis.call("XADD", KEYS[2], "*", unpack(entry))
@@ -106,17 +107,17 @@ for i = 0, count - 1 do
     end
     if due or event then
       flush()
-      local entry = { "c", ARGV[1], "n", int(fromAllowance), "v", st.version }
+      local entry = { ${q(J.creditsId)}, ARGV[1], ${q(J.fromAllowance)}, int(fromAllowance), ${q(J.version)}, st.version }
       if fromPurchased > 0 then
-        entry[#entry + 1] = "p"
+        entry[#entry + 1] = ${q(J.fromPurchased)}
         entry[#entry + 1] = int(fromPurchased)
       end
       if due then
-        entry[#entry + 1] = "r"
+        entry[#entry + 1] = ${q(J.refill)}
         entry[#entry + 1] = int(period)
       end
       if event then
-        local marker = { "e", event, "k", ARGV[o + 4], "m", int(mark), "a", int(st.remaining), "b", int(st.purchased), "t", int(st.refilledAt) }
+        local marker = { ${q(J.event)}, event, ${q(J.keyId)}, ARGV[o + 4], ${q(J.mark)}, int(mark), ${q(J.allowance)}, int(st.remaining), ${q(J.purchased)}, int(st.purchased), ${q(J.refilledAt)}, int(st.refilledAt) }
         for _, v in ipairs(marker) do entry[#entry + 1] = v end
       end
       redis.call("XADD", KEYS[2], "*", unpack(entry))
@@ -130,7 +131,7 @@ for i = 0, count - 1 do
 end
 flush()
 if changed then
-  redis.call("HSET", KEYS[1], "remaining", int(st.remaining), "purchased", int(st.purchased), "refilledAt", int(st.refilledAt), "x", st.x and "1" or "0")
+  redis.call("HSET", KEYS[1], ${q(B.remaining)}, int(st.remaining), ${q(B.purchased)}, int(st.purchased), ${q(B.refilledAt)}, int(st.refilledAt), ${q(B.exhausted)}, st.x and "1" or "0")
 end
 redis.call("PEXPIRE", KEYS[1], ARGV[2])
 return replies

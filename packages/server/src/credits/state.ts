@@ -1,3 +1,5 @@
+import { JOURNAL_FIELD as J } from "./fields.js";
+
 /** A balance as both sides hold it: the fields a spend and its replay need. */
 export interface BalanceState {
   /** The allowance (set by create, PATCH and refills). */
@@ -79,12 +81,12 @@ export function parseEntry(raw: unknown): JournalEntry | null {
     for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
     return undefined;
   };
-  const creditsId = get("c");
-  const fromAllowance = Number(get("n"));
+  const creditsId = get(J.creditsId);
+  const fromAllowance = Number(get(J.fromAllowance));
   // Absent before purchased credits existed, and in entries that took nothing from them.
-  const fromPurchased = Number(get("p") ?? 0);
-  const version = Number(get("v"));
-  const refillField = get("r");
+  const fromPurchased = Number(get(J.fromPurchased) ?? 0);
+  const version = Number(get(J.version));
+  const refillField = get(J.refill);
   if (
     typeof creditsId !== "string" ||
     !Number.isInteger(fromAllowance) ||
@@ -103,11 +105,11 @@ export function parseEntry(raw: unknown): JournalEntry | null {
   };
 }
 
-/** The credit event of an entry (fields e, k, m, a, b, t), or null when it has none. */
+/** The credit event of an entry, or null when it has none. */
 function parseMarker(get: (name: string) => unknown): CreditEventMarker | null {
-  const type = get("e");
-  const keyId = get("k");
-  const numbers = ["m", "a", "b", "t"].map((name) => Number(get(name)));
+  const type = get(J.event);
+  const keyId = get(J.keyId);
+  const numbers = [J.mark, J.allowance, J.purchased, J.refilledAt].map((name) => Number(get(name)));
   const [mark, allowance, purchased, refilledAt] = numbers;
   if (
     (type !== "low" && type !== "exhausted") ||

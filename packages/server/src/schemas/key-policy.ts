@@ -48,12 +48,6 @@ export const creditsInput = z
   .meta({ id: "CreditsInput" });
 
 /**
- * Largest total balance (allowance plus purchased credits): balances travel as JSON numbers, so they
- * stay safe integers (PostgreSQL holds them as bigint and checks the bound).
- */
-export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
-
-/**
  * A key's credits as returned: the balance now (a refill due is applied) and the refill rule.
  * `remaining` is what a verification can spend: the allowance plus the purchased credits
  * (docs/verifying-keys.md#two-pools).

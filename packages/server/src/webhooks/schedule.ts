@@ -13,9 +13,6 @@ export const RETRY_DELAYS_MS: readonly number[] = [
   10 * 3_600_000,
 ];
 
-/** The most attempts a delivery gets: the first and one per delay. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
 /** Each delay moves by up to this fraction either way, so endpoints that failed together do not retry together. */
 export const JITTER = 0.1;
 
