@@ -48,9 +48,12 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawResponse> 
   });
 }
 
-/** No body may carry a stack frame, SQL, or a driver's error text. */
+/**
+ * No body may carry a stack frame (`at fn (/path/file.js:1:2)`, `at node:internal/...:1:2`: a path and a
+ * line, so a sentence such as "expired at 2026-11-29T04:48:19.841Z" is not one), SQL, or a driver's error text.
+ */
 export const INTERNALS =
-  /\bat .+:\d+:\d+|node_modules|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|Failed query|DrizzleQueryError/i;
+  /\bat [^\n]*?(?:\/|node:)[^\s()]*:\d+:\d+|node_modules|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|Failed query|DrizzleQueryError/i;
 
 /**
  * The error contract of the server and the proxy: a 4xx or 5xx whose body is exactly the JSON error
