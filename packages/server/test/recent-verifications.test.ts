@@ -84,6 +84,31 @@ describeDatabases("recent verifications", (target) => {
     expect(overTrpc.verifications.map((row) => row.at.toISOString())).toEqual(listed.map((row) => row.at));
   });
 
+  it("leaves Last used alone for refused attempts, which are still listed, and sets it on a valid one", async () => {
+    const { key, apiKey } = await createKeyOver(server.baseUrl, owner.token, {
+      name: "leaked?",
+      permissions: ["prices:read"],
+    });
+    const lastUsedAt = async () => {
+      const { status, body } = await request(server.baseUrl, "GET", `/api-keys/${apiKey.id}`, {
+        token: owner.token,
+      });
+      expect(status).toBe(200);
+      return (body as { apiKey: { lastUsedAt: string | null } }).apiKey.lastUsedAt;
+    };
+    expect((await verifyOver(server.baseUrl, key, { permissions: ["admin:write"] })).code).toBe(
+      "INSUFFICIENT_PERMISSIONS",
+    );
+    await flush();
+    expect((await recentOf(apiKey.id)).map((row) => row.outcome)).toEqual(["INSUFFICIENT_PERMISSIONS"]);
+    expect(await lastUsedAt()).toBeNull();
+
+    expect((await verifyOver(server.baseUrl, key, {})).code).toBe("VALID");
+    await flush();
+    const [valid] = await recentOf(apiKey.id);
+    expect(await lastUsedAt()).toBe(valid?.at);
+  });
+
   it("keeps only the newest 50 after 120 verifications, across flushes", async () => {
     const { key, apiKey } = await createKeyOver(server.baseUrl, owner.token, { name: "busy" });
     // Each verification's cost tells it apart (a key without credits records the cost asked, spending nothing).

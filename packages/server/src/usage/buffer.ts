@@ -210,7 +210,9 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
       entry.counts[OUTCOME_INDEX[outcome]] = (entry.counts[OUTCOME_INDEX[outcome]] ?? 0) + 1;
 
       if (atMs > latestMs) latestMs = atMs;
-      const queued = lastQueued.get(keyId);
+      // "Last used" is the last use that got in (docs/decisions.md#usage): a refused attempt is only
+      // listed among the key's recent verifications, so a leaked key's page tells whether it was used.
+      const queued = outcome === "VALID" ? lastQueued.get(keyId) : atMs;
       if (queued === undefined || atMs - queued >= lastUsedIntervalMs) {
         lastQueued.set(keyId, atMs);
         pendingLastUsed.set(keyId, atMs);
