@@ -14,6 +14,7 @@ import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { OperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
+import type { ServerMeta } from "./schemas/meta.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
@@ -42,6 +43,8 @@ export interface ProcedureServices {
   webhooks: WebhookService;
   /** The operator API's tokens, audit and roles (docs/operator.md). */
   operators: OperatorService;
+  /** The server's public setup, `GET /meta`. */
+  meta: ServerMeta;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */

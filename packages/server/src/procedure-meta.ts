@@ -47,8 +47,11 @@ interface HttpPolicyBase {
   /** 201 for routes that create something, 202 for one that accepts a report. */
   successStatus: 200 | 201 | 202;
   errors: readonly ErrorStatus[];
-  /** `no-store`: answers describe live state that no cache on the way may keep. */
-  cacheControl?: "no-store";
+  /**
+   * `no-store`: answers describe live state that no cache on the way may keep; `public, max-age=300`:
+   * answers fixed for the process's life (the server's setup), which any cache may keep a while.
+   */
+  cacheControl?: "no-store" | "public, max-age=300";
 }
 
 /** A procedure's `meta.openapi` from its HTTP policy and its documentation. */

@@ -21,6 +21,7 @@ import { createLeakService } from "./leaks/leak-service.js";
 import { createSelfReportLimit } from "./leaks/self-report-limit.js";
 import { createWalletLimitStore } from "./limits/wallet-limit-store.js";
 import { errorSummary } from "./logger.js";
+import { serverMetaOf } from "./meta/server-meta.js";
 import type { LeakMetrics } from "./metrics/leaks.js";
 import { createOperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
@@ -108,5 +109,6 @@ export function createProcedureServices(
       onBackgroundError: (error) =>
         logger.warn({ err: errorSummary(error) }, "operator token last use not recorded"),
     }),
+    meta: serverMetaOf(env),
   };
 }

@@ -38,6 +38,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.tokens.list": true,
   "operator.tokens.revoke": true,
   "operator.audit.list": true,
+  meta: true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

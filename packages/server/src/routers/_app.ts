@@ -3,6 +3,7 @@ import { authRouter } from "./auth.js";
 import { eventsRouter } from "./events.js";
 import { keysRouter } from "./keys.js";
 import { limitsRouter } from "./limits.js";
+import { metaProcedure } from "./meta.js";
 import { operatorRouter } from "./operator/_router.js";
 import { usageRouter } from "./usage.js";
 import { webhooksRouter } from "./webhooks.js";
@@ -16,6 +17,7 @@ export const appRouter = router({
   usage: usageRouter,
   webhooks: webhooksRouter,
   operator: operatorRouter,
+  meta: metaProcedure,
 });
 
 export type AppRouter = typeof appRouter;

@@ -38,6 +38,7 @@ import { introspectHttp } from "./key-introspection.js";
 import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
+import { metaHttp } from "./meta.js";
 import { operatorAuditHttp } from "./operator/audit.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { topUpHttp } from "./top-up.js";
@@ -96,6 +97,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
   restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),
   restRoute(limitsHttp.set, setWalletLimitsInput, (caller, input) => caller.limits.set(input)),
+  restRoute(metaHttp, noInput, (caller, input) => caller.meta(input)),
   restRoute(webhooksHttp.list, listWebhooksInput, (caller, input) => caller.webhooks.list(input)),
   restRoute(webhooksHttp.create, createWebhookInput, (caller, input) => caller.webhooks.create(input)),
   restRoute(webhooksHttp.update, updateWebhookInput, (caller, input) => caller.webhooks.update(input)),
