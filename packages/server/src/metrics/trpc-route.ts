@@ -38,6 +38,11 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.tokens.list": true,
   "operator.tokens.revoke": true,
   "operator.audit.list": true,
+  "operator.wallets.list": true,
+  "operator.wallets.get": true,
+  "operator.wallets.keys": true,
+  "operator.wallets.events": true,
+  "operator.wallets.usage": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));
