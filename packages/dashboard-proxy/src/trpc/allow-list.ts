@@ -69,6 +69,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.wallets.keys": FORWARDED,
   "operator.wallets.events": FORWARDED,
   "operator.wallets.usage": FORWARDED,
+  "operator.keys.revoke": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

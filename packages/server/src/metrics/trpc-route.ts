@@ -43,6 +43,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.keys": true,
   "operator.wallets.events": true,
   "operator.wallets.usage": true,
+  "operator.keys.revoke": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

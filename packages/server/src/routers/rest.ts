@@ -18,6 +18,7 @@ import {
   createOperatorTokenInput,
   listOperatorEventsInput,
   listOperatorTokensInput,
+  revokeAnyKeyInput,
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
@@ -40,6 +41,7 @@ import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { operatorAuditHttp } from "./operator/audit.js";
+import { operatorKeysHttp } from "./operator/keys.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
@@ -130,4 +132,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     caller.operator.wallets.events(input),
   ),
   restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
+  restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
+    caller.operator.keys.revoke(input),
+  ),
 ];

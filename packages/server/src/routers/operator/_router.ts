@@ -1,5 +1,6 @@
 import { router } from "../../trpc.js";
 import { operatorAuditRouter } from "./audit.js";
+import { operatorKeysRouter } from "./keys.js";
 import { operatorTokensRouter } from "./tokens.js";
 import { operatorWalletsRouter } from "./wallets.js";
 
@@ -8,4 +9,5 @@ export const operatorRouter = router({
   tokens: operatorTokensRouter,
   audit: operatorAuditRouter,
   wallets: operatorWalletsRouter,
+  keys: operatorKeysRouter,
 });
