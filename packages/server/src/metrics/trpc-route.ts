@@ -38,6 +38,12 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.tokens.list": true,
   "operator.tokens.revoke": true,
   "operator.audit.list": true,
+  "operator.wallets.list": true,
+  "operator.wallets.get": true,
+  "operator.wallets.keys": true,
+  "operator.wallets.events": true,
+  "operator.wallets.usage": true,
+  "operator.keys.revoke": true,
   meta: true,
 };
 

@@ -6,6 +6,7 @@ import type {
   OperatorScope,
   OperatorTokenView,
 } from "../schemas/operator.js";
+import type { OperatorWalletView, WalletSort } from "../schemas/operator-wallets.js";
 import { listOperatorEvents } from "./audit.js";
 import { isOperatorToken } from "./token-secret.js";
 import {
@@ -16,6 +17,8 @@ import {
   type NewOperatorTokenParams,
   revokeOperatorToken,
 } from "./token-store.js";
+import { decodeWalletCursor } from "./wallet-cursor.js";
+import { getWallet, listWallets } from "./wallet-directory.js";
 
 /** The operator's half of the server, as procedures use it (docs/operator.md). */
 export interface OperatorService {
@@ -39,6 +42,19 @@ export interface OperatorService {
   listEvents(params: { limit: number; cursor?: string | undefined; wallet?: string | undefined }): Promise<{
     events: OperatorEventView[];
     nextCursor: string | null;
+  } | null>;
+  /** A page of the deployment's wallets; null when `cursor` is not one this server gave for `sort`. */
+  listWallets(params: {
+    q?: string | undefined;
+    sort: WalletSort;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<{ wallets: OperatorWalletView[]; nextCursor: string | null } | null>;
+  /** One wallet with its key counts and live sessions; null when the deployment does not know it. */
+  getWallet(address: string): Promise<{
+    wallet: OperatorWalletView;
+    keys: { total: number; active: number };
+    sessions: number;
   } | null>;
 }
 
@@ -74,6 +90,12 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (cursor !== undefined && before === null) return null;
       return listOperatorEvents(db, { limit, before, wallet });
     },
+    async listWallets({ q, sort, limit, cursor }) {
+      const after = cursor === undefined ? null : decodeWalletCursor(cursor, sort);
+      if (cursor !== undefined && after === null) return null;
+      return listWallets(db, { q, sort, limit, cursor: after, now: new Date() });
+    },
+    getWallet: (address) => getWallet(db, address, new Date()),
   };
 }
 

@@ -1,5 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { decodeCursor } from "../keys/cursor.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { RetryAfter } from "../ratelimit/retry-after.js";
 import {
@@ -21,6 +20,7 @@ import {
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { introspectKey } from "./key-introspection.js";
+import { listKeysPage } from "./key-list-page.js";
 import { keyVerifications } from "./key-verifications.js";
 import { topUpProcedures } from "./top-up.js";
 
@@ -148,28 +148,7 @@ export const keysRouter = router({
       if (input.wallet !== ctx.wallet) {
         throw new TRPCError({ code: "FORBIDDEN", message: "A session can only list its own wallet's keys" });
       }
-      const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor);
-      if (input.cursor !== undefined && cursor === null) {
-        throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
-      }
-      if (cursor !== null && (cursor.sort !== input.sort || cursor.order !== input.order)) {
-        throw new TRPCError({
-          code: "BAD_REQUEST",
-          message:
-            "cursor was issued for another sort or order: pass the same sort and order as its first page",
-        });
-      }
-      const page = await ctx.keys.list({
-        wallet: ctx.wallet,
-        status: input.status,
-        q: input.q,
-        sort: input.sort,
-        order: input.order,
-        limit: input.limit,
-        cursor,
-        now: new Date(),
-      });
-      return { ...page, activeKeyCap: ctx.keys.maxActiveKeys };
+      return listKeysPage(ctx, ctx.wallet, input);
     }),
 
   get: sessionProcedure

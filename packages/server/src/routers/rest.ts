@@ -18,8 +18,10 @@ import {
   createOperatorTokenInput,
   listOperatorEventsInput,
   listOperatorTokensInput,
+  revokeAnyKeyInput,
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
+import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -40,7 +42,9 @@ import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { metaHttp } from "./meta.js";
 import { operatorAuditHttp } from "./operator/audit.js";
+import { operatorKeysHttp } from "./operator/keys.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
+import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 import { webhooksHttp } from "./webhooks.js";
@@ -120,5 +124,17 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ),
   restRoute(operatorAuditHttp.list, listOperatorEventsInput, (caller, input) =>
     caller.operator.audit.list(input),
+  ),
+  restRoute(operatorWalletsHttp.list, listWalletsInput, (caller, input) =>
+    caller.operator.wallets.list(input),
+  ),
+  restRoute(operatorWalletsHttp.get, getWalletInput, (caller, input) => caller.operator.wallets.get(input)),
+  restRoute(operatorWalletsHttp.keys, listKeysInput, (caller, input) => caller.operator.wallets.keys(input)),
+  restRoute(operatorWalletsHttp.events, listEventsInput, (caller, input) =>
+    caller.operator.wallets.events(input),
+  ),
+  restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
+  restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
+    caller.operator.keys.revoke(input),
   ),
 ];
