@@ -154,6 +154,10 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
     serverUrl: env.KEYPORT_PUBLIC_URL,
     publicOrigin: env.PUBLIC_ORIGIN,
     signInChainIds: env.SIWE_CHAIN_IDS,
+    readServerMeta: async () => {
+      const answer = await keyport.meta(undefined);
+      return answer.ok ? answer.value : undefined;
+    },
   });
   registerSessionRoutes(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });

@@ -1,4 +1,5 @@
 import type { H3 } from "h3";
+import type { ServerMeta } from "../upstream/keyport.js";
 
 /** What the page needs to know about this proxy's setup. */
 export interface MetaOptions {
@@ -10,29 +11,44 @@ export interface MetaOptions {
   publicOrigin: string;
   /** `SIWE_CHAIN_IDS`: the chains whose sign-in the server accepts (the page offers a switch to the first). */
   signInChainIds: readonly number[];
+  /** The server's `GET /meta`, or undefined when it could not be read. */
+  readServerMeta(): Promise<ServerMeta | undefined>;
 }
 
 /** Its path. */
 export const META_PATH = "/api/meta";
 
+/** How long the server's meta is kept: the server answers it `max-age=300`, fixed while it runs. */
+const SERVER_META_TTL_MS = 300_000;
+
 /**
- * Registers `GET /api/meta`: `{ coingeckoPlan, chat, serverUrl, publicOrigin, signInChainIds }`, so
- * the dashboard hides chart ranges the plan refuses, hides Chat when no agent is configured, points its
- * new-key example at the server this proxy uses, names its own address when opened on another one, and
- * tells a wallet on another chain which chains sign in. Public: it holds no secret.
+ * Registers `GET /api/meta`: `{ coingeckoPlan, chat, serverUrl, publicOrigin, signInChainIds,
+ * payments? }`, so the dashboard hides chart ranges the plan refuses, hides Chat when no agent is
+ * configured, points its new-key example at the server this proxy uses, names its own address when
+ * opened on another one, tells a wallet on another chain which chains sign in, and hides Top up while
+ * the server's payments are off (`payments: null`; absent while the server cannot be asked, when the
+ * page keeps Top up and lets the server's answer speak). Public: it holds no secret.
  */
 export function registerMetaRoute(app: H3, options: MetaOptions): void {
-  const body = JSON.stringify({
+  const own = {
     coingeckoPlan: options.coingeckoPlan,
     chat: options.chat,
     serverUrl: options.serverUrl,
     publicOrigin: options.publicOrigin,
     signInChainIds: options.signInChainIds,
-  });
+  };
+  let kept: { payments: ServerMeta["payments"]; until: number } | undefined;
+  const payments = async (): Promise<{ payments?: ServerMeta["payments"] }> => {
+    if (kept !== undefined && kept.until > Date.now()) return { payments: kept.payments };
+    const meta = await options.readServerMeta();
+    if (meta === undefined) return {};
+    kept = { payments: meta.payments, until: Date.now() + SERVER_META_TTL_MS };
+    return { payments: meta.payments };
+  };
   app.get(
     META_PATH,
-    () =>
-      new Response(body, {
+    async () =>
+      new Response(JSON.stringify({ ...own, ...(await payments()) }), {
         headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
       }),
   );

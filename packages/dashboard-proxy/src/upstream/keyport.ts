@@ -58,6 +58,8 @@ export interface KeyportClient {
   session(token: string, requestId: string | undefined): Promise<KeyportAnswer<SessionInfo>>;
   /** `POST /auth/logout`: ends the session on the server. */
   logout(token: string, requestId: string | undefined): Promise<KeyportAnswer<{ ok: true }>>;
+  /** `GET /meta`: the server's public setup (whether payments are on, on which token). */
+  meta(requestId: string | undefined): Promise<KeyportAnswer<ServerMeta>>;
   /** Sends a `/trpc` request on and returns the server's response unread (streamed back). */
   forward(request: ForwardRequest): Promise<UpstreamResult<Response>>;
 }
@@ -65,6 +67,22 @@ export interface KeyportClient {
 const sessionSchema = z.object({ wallet: z.string(), expiresAt: z.coerce.date() });
 const signedInSchema = sessionSchema.extend({ token: z.string() });
 const loggedOutSchema = z.object({ ok: z.literal(true) });
+const serverMetaSchema = z.object({
+  payments: z
+    .object({
+      network: z.string(),
+      asset: z.string(),
+      decimals: z.number().int(),
+      creditsPerToken: z.number().int(),
+      min: z.string(),
+      max: z.string(),
+    })
+    .nullable(),
+  chainIds: z.array(z.number().int().positive()),
+});
+
+/** The server's `GET /meta` answer, as far as the proxy reads it. */
+export type ServerMeta = z.infer<typeof serverMetaSchema>;
 
 const UNREACHABLE: ErrorEnvelope = errorBody("BAD_GATEWAY", "The Keyport server is unreachable");
 const TOO_SLOW: ErrorEnvelope = errorBody("GATEWAY_TIMEOUT", "The Keyport server did not answer in time");
@@ -128,6 +146,7 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
       call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }, browser),
     session: (token, requestId) => call("GET", "/auth/session", sessionSchema, requestId, token),
     logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
+    meta: (requestId) => call("GET", "/meta", serverMetaSchema, requestId),
     async forward(request) {
       try {
         const response = await fetch(`${options.baseUrl}${request.pathAndQuery}`, {
