@@ -16,10 +16,21 @@ function isRejection(error: unknown, depth = 0): boolean {
   return isRejection(parsed.data.cause, depth + 1);
 }
 
-/** A sentence for a failed sign-in: declined in the wallet, refused by the server, or unreachable. */
+const withMessage = z.object({ message: z.string().min(1) });
+
+/**
+ * A sentence for a failed sign-in: declined in the wallet, refused by the server (with the server's
+ * sentence for the check that failed: domain, URI, chain, expiry, nonce or signature; none is secret,
+ * docs/api.md#refused-sign-ins), or unreachable.
+ */
 export function describeSignInError(error: unknown): string {
   if (isRejection(error)) return "The wallet declined the request. Nothing was signed.";
-  if (errorStatus(error) === 401) return "Keyport did not accept the signature. Please try again.";
+  if (errorStatus(error) === 401) {
+    const refused = withMessage.safeParse(error);
+    return refused.success
+      ? `Keyport refused the sign-in: ${refused.data.message}`
+      : "Keyport did not accept the signature. Please try again.";
+  }
   if (errorStatus(error) !== undefined) return describeError(error);
   const parsed = walletError.safeParse(error);
   if (parsed.success && parsed.data.shortMessage) return `Sign-in failed: ${parsed.data.shortMessage}`;
