@@ -26,6 +26,12 @@ describe("errors", () => {
     );
   });
 
+  it("shows a 501's reason, the server's choice, rather than calling it a failure", () => {
+    expect(describeError(new HttpError(501, "Payments are off on this server"))).toBe(
+      "Payments are off on this server",
+    );
+  });
+
   it("names the service that failed", () => {
     expect(describeError(new HttpError(502, "x"), "market")).toBe(
       "The market data provider (CoinGecko) is not answering right now. Try again in a moment.",

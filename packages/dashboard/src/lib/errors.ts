@@ -44,9 +44,11 @@ export function describeError(error: unknown, service: Service = "keyport"): str
   }
   if (status === 504) return `${name} did not answer in time. Try again in a moment.`;
   if (status === 502 || status === 503) return `${name} is not answering right now. Try again in a moment.`;
+  const message = withMessage.safeParse(error);
+  // A 501 is a choice of the server's operator, and its envelope says which ("Payments are off on this server").
+  if (status === 501 && message.success && message.data.message !== "") return message.data.message;
   if (status >= 500) return `${name} failed (internal server error). Try again later.`;
   if (status === 429) return "Too many requests. Wait a moment and try again.";
-  const message = withMessage.safeParse(error);
   return message.success && message.data.message !== ""
     ? message.data.message
     : `Request failed (${status}).`;

@@ -11,6 +11,21 @@ const metaSchema = z.object({
   publicOrigin: z.string().optional(),
   /** The chains whose sign-in the server accepts (`SIWE_CHAIN_IDS`); older proxies omit it. */
   signInChainIds: z.array(z.number().int().positive()).min(1).default([1]),
+  /**
+   * The server's top-up token, null while its payments are off (Top up is hidden then); absent when
+   * the proxy could not ask the server, or is older: Top up stays and the server's answer speaks.
+   */
+  payments: z
+    .object({
+      network: z.string(),
+      asset: z.string(),
+      decimals: z.number().int(),
+      creditsPerToken: z.number().int(),
+      min: z.string(),
+      max: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /**

@@ -2,6 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { FALLBACK_META, type Meta } from "../../lib/meta";
 import { KeysTable } from "./KeysTable";
 import type { ApiKey } from "./key-status";
 
@@ -28,9 +29,12 @@ const base: ApiKey = {
 
 const now = new Date("2030-02-01T00:00:00Z");
 
-function renderTable(keys: ApiKey[]) {
+function renderTable(keys: ApiKey[], meta: Partial<Meta> = {}) {
+  const client = new QueryClient();
+  // What the proxy's /api/meta said, as the page would have read it.
+  client.setQueryData(["meta"], { ...FALLBACK_META, ...meta });
   return render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={client}>
       <KeysTable keys={keys} now={now} />
     </QueryClientProvider>,
   );
@@ -99,5 +103,26 @@ describe("KeysTable", () => {
     const used = screen.getByText("3 hours ago");
     expect(used.tagName).toBe("TIME");
     expect(used.getAttribute("title")).toMatch(/2030/);
+  });
+
+  it("offers Top up on a metered key only while the server takes payments", () => {
+    const metered: ApiKey = {
+      ...base,
+      credits: { remaining: 10, purchased: 0, refill: null, refilledAt: null },
+    };
+    const payments = {
+      network: "eip155:8453",
+      asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      decimals: 6,
+      creditsPerToken: 1000,
+      min: "1",
+      max: "1000",
+    };
+    renderTable([metered], { payments });
+    expect(screen.getByRole("button", { name: "Top up" })).toBeTruthy();
+    cleanup();
+    renderTable([metered], { payments: null });
+    expect(screen.queryByRole("button", { name: "Top up" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Edit" })).toBeTruthy();
   });
 });

@@ -36,6 +36,9 @@ describe("a failed top-up in words", () => {
       "A revoked key cannot be topped up.",
     );
     expect(describeTopUpError(serverError(501, "Payments are off on this server"), "5")).toBe(
+      "Payments are off on this server. Nothing was paid.",
+    );
+    expect(describeTopUpError(serverError(501, ""), "5")).toBe(
       "Top-ups are off on this Keyport server: it takes no payments.",
     );
     expect(describeTopUpError(serverError(503, "retry"), "5")).toMatch(/^The payment is not settled yet/);

@@ -40,6 +40,8 @@ function isRejection(error: unknown, depth = 0): boolean {
 
 const withMessage = z.object({ message: z.string() });
 
+const withStop = (sentence: string) => (/[.!?]$/.test(sentence) ? sentence : `${sentence}.`);
+
 /**
  * A failed top-up in words: declined in the wallet, too little USDC, another chain, or the server's
  * 402 (the payment refused, with its reason), 409 (the key cannot be topped up), 501 (payments off)
@@ -61,7 +63,10 @@ export function describeTopUpError(error: unknown, needed: string): string {
     case 409:
       return reason === "" ? "This key cannot be topped up." : `${reason}.`;
     case 501:
-      return "Top-ups are off on this Keyport server: it takes no payments.";
+      // The server says why in the envelope ("Payments are off on this server").
+      return reason === ""
+        ? "Top-ups are off on this Keyport server: it takes no payments."
+        : `${withStop(reason)} Nothing was paid.`;
     case 503:
       return "The payment is not settled yet: the chain or the payment service is not answering. If it settles, the credits are added without another signature; check the key's activity in a minute.";
     default:
