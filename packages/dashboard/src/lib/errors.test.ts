@@ -32,6 +32,12 @@ describe("errors", () => {
     );
   });
 
+  it("says the session ended, never the server's words for a missing token", () => {
+    expect(describeError(new HttpError(401, "A valid session token is required"))).toBe(
+      "Your session ended: sign in again to carry on.",
+    );
+  });
+
   it("names the service that failed", () => {
     expect(describeError(new HttpError(502, "x"), "market")).toBe(
       "The market data provider (CoinGecko) is not answering right now. Try again in a moment.",

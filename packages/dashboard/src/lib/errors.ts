@@ -31,6 +31,9 @@ export const SERVICE_NAMES: Record<Service, string> = {
   agent: "The chat agent",
 };
 
+/** What a view says of a call its ended session refused. */
+export const SESSION_ENDED = "Your session ended: sign in again to carry on.";
+
 /**
  * A sentence for the user that names the service that failed (`service`, the Keyport server unless
  * said). Server-side failures never show their details (there are none to show: a 5xx says only
@@ -49,6 +52,9 @@ export function describeError(error: unknown, service: Service = "keyport"): str
   if (status === 501 && message.success && message.data.message !== "") return message.data.message;
   if (status >= 500) return `${name} failed (internal server error). Try again later.`;
   if (status === 429) return "Too many requests. Wait a moment and try again.";
+  // The page asks to sign in again over the view (SessionEndedDialog): the server's own words for the
+  // missing token ("A valid session token is required") would only confuse what lies behind it.
+  if (status === 401) return SESSION_ENDED;
   return message.success && message.data.message !== ""
     ? message.data.message
     : `Request failed (${status}).`;
