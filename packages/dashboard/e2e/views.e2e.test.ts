@@ -56,7 +56,7 @@ const VIEWS: View[] = [
   },
   {
     name: "activity",
-    path: "/events",
+    path: "/activity",
     ready: (page) =>
       page
         .getByRole("list", { name: "Events, newest first" })

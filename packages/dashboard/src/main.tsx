@@ -46,15 +46,18 @@ function Routes({ wallet }: { wallet: string }) {
   const pathname = usePathname();
   const meta = useMeta();
   const home = pathname === "/" || pathname === "";
+  // `/events` was the activity view's first address: links to it keep working.
+  const oldActivity = pathname === "/events";
   useEffect(() => {
     if (home) navigate("/keys", { replace: true });
-  }, [home]);
+    if (oldActivity) navigate(`/activity${window.location.search}`, { replace: true });
+  }, [home, oldActivity]);
 
   if (home || pathname === "/keys") return <KeysRoute wallet={wallet} />;
   const key = KEY_PATH.exec(pathname);
   if (key?.[1]) return <KeyRoute wallet={wallet} id={key[1]} />;
   if (pathname === "/usage") return <UsageRoute wallet={wallet} />;
-  if (pathname === "/events") return <EventsRoute wallet={wallet} />;
+  if (pathname === "/activity" || oldActivity) return <EventsRoute wallet={wallet} />;
   if (pathname === "/sessions") return <SessionsRoute />;
   if (pathname === "/webhooks") return <WebhooksRoute wallet={wallet} />;
   const webhook = WEBHOOK_PATH.exec(pathname);

@@ -1,8 +1,18 @@
-/** `0x5aAe…eAed`: enough of an address to recognise it, short enough for a header. */
-export function shortAddress(address: string): string {
-  return address.length <= 12 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
+import { getAddress, isAddress } from "viem";
+
+/**
+ * An address in its EIP-55 checksummed form, the one casing the page shows (the server answers
+ * checksummed; a payer in a stored event may be lower case). Anything else is returned as it is.
+ */
+export function checksummed(address: string): string {
+  return isAddress(address, { strict: false }) ? getAddress(address) : address;
 }
 
+/** `0x5aAe…eAed`: enough of an address to recognise it, short enough for a header; checksummed. */
+export function shortAddress(address: string): string {
+  const shown = checksummed(address);
+  return shown.length <= 12 ? shown : `${shown.slice(0, 6)}…${shown.slice(-4)}`;
+}
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 

@@ -1,4 +1,5 @@
 import { formatDateTime } from "../../lib/format";
+import { CopyButton } from "../../ui/CopyButton";
 import { describeChanges, describeEvent, describeKey, type KeyEvent } from "./event-words";
 
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
@@ -30,7 +31,15 @@ export function EventItem({ event, keyNames = NO_NAMES, showKey = true }: EventI
           {changes.map((change) => (
             <div key={change.label}>
               <dt>{change.label}</dt>
-              <dd>{change.value}</dd>
+              <dd>
+                {change.value}
+                {change.copyable ? (
+                  <>
+                    {" "}
+                    <CopyButton text={change.value} label={`Copy ${change.label.toLowerCase()} hash`} />
+                  </>
+                ) : null}
+              </dd>
             </div>
           ))}
         </dl>

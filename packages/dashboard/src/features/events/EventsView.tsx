@@ -53,8 +53,9 @@ export function EventsView({ wallet }: { wallet: string }) {
         </button>
       </div>
       <p className="muted">
-        Every key creation, update, roll and revocation, every sign-in and sign-out, and every change of the
-        wallet-wide limit of this wallet.
+        Everything that happened to this wallet: keys created, updated, rolled, revoked or found in public,
+        credits topped up, sign-ins and sign-outs, changes of the wallet-wide limit, and webhook endpoints
+        added, changed, deleted or disabled.
       </p>
       <div className="toolbar">
         <label className="field field-inline">

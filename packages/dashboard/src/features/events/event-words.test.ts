@@ -73,14 +73,15 @@ describe("describeEvent", () => {
 describe("describeChanges", () => {
   it("writes a top-up's amount, credits, payer and transaction", () => {
     const payer = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    const checksummedPayer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
     const transaction = `0x${"ab".repeat(32)}`;
     const toppedUp = event("key.topped_up", { amount: "5", credits: 5000, payer, transaction });
     expect(describeEvent(toppedUp)).toBe("Credits topped up");
     expect(describeChanges(toppedUp, keyNames)).toEqual([
       { label: "Amount", value: "5 USDC" },
       { label: "Credits added", value: (5000).toLocaleString() },
-      { label: "Payer", value: payer },
-      { label: "Transaction", value: transaction },
+      { label: "Payer", value: checksummedPayer },
+      { label: "Transaction", value: transaction, copyable: true },
     ]);
   });
 
@@ -170,14 +171,73 @@ describe("describeChanges", () => {
       "Expiry",
       "Credits",
       "Metadata",
-      "tier",
+      "Tier",
     ]);
   });
 
-  it("shows an unknown field, or a known one in an unexpected shape, as its JSON", () => {
-    expect(describeChanges(event("key.updated", { tier: { a: 1 }, rateLimit: "fast" }), keyNames)).toEqual([
+  it("names an unknown field in words and joins a list, never a raw name or a JSON array", () => {
+    expect(
+      describeChanges(
+        event("key.updated", { tier: { a: 1 }, rateLimit: "fast", previousScopes: ["a", "b"] }),
+        keyNames,
+      ),
+    ).toEqual([
       { label: "Rate limit", value: "fast" },
-      { label: "tier", value: '{"a":1}' },
+      { label: "Tier", value: '{"a":1}' },
+      { label: "Previous scopes", value: "a, b" },
+    ]);
+  });
+});
+
+describe("a webhook endpoint's events", () => {
+  const webhookId = "wh_aaaaaaaaaaaaaaaa";
+
+  it("words an added endpoint: its URL as the endpoint's, its events by name", () => {
+    const added = event("webhook.created", {
+      webhookId,
+      url: "https://hooks.example.com/keyport",
+      events: ["key.created", "key.leaked"],
+      description: null,
+    });
+    expect(describeEvent(added)).toBe("Webhook endpoint added");
+    const lines = describeChanges(added, keyNames);
+    expect(lines).toEqual([
+      { label: "Endpoint URL", value: "https://hooks.example.com/keyport" },
+      { label: "Events", value: "Key created, Key found in public" },
+      { label: "Description", value: "none" },
+      { label: "Endpoint id", value: webhookId },
+    ]);
+    expect(lines.map((line) => line.label)).not.toContain("Found at");
+    expect(lines.map((line) => line.value).join(" ")).not.toMatch(/[[\]"]/);
+  });
+
+  it("words a change, a rotated secret and a disabled endpoint", () => {
+    const until = "2030-01-02T12:00:00.000Z";
+    expect(
+      describeChanges(
+        event("webhook.updated", {
+          webhookId,
+          enabled: false,
+          secretRotated: true,
+          previousSecretExpiresAt: until,
+        }),
+        keyNames,
+      ).map((line) => `${line.label}: ${line.value}`),
+    ).toEqual([
+      "Deliveries: paused",
+      "Signing secret: rotated",
+      `Previous secret accepted until: ${formatDateTime(new Date(until))}`,
+      `Endpoint id: ${webhookId}`,
+    ]);
+    expect(
+      describeChanges(
+        event("webhook.disabled", { webhookId, reason: "failing", url: "https://h.example/x" }),
+        keyNames,
+      ).map((line) => `${line.label}: ${line.value}`),
+    ).toEqual([
+      "Endpoint URL: https://h.example/x",
+      "Why: deliveries failed for 3 days",
+      `Endpoint id: ${webhookId}`,
     ]);
   });
 });

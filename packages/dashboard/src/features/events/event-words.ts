@@ -1,7 +1,8 @@
 import type { RouterOutputs } from "@keyport/server";
 import { z } from "zod";
 import { formatDuration } from "../../lib/duration";
-import { formatCount, formatDateTime } from "../../lib/format";
+import { describeEventType } from "../../lib/event-type-words";
+import { checksummed, formatCount, formatDateTime } from "../../lib/format";
 import { formatCredits, formatPermissions } from "../../lib/policy-words";
 import { describeRateLimit, formatRateLimit } from "../../lib/rate-limit";
 
@@ -46,6 +47,8 @@ export function describeEvent(event: KeyEvent): string {
 export interface ChangeLine {
   label: string;
   value: string;
+  /** True for a value people copy whole (a transaction hash): the list puts a Copy button beside it. */
+  copyable?: true;
 }
 
 // `changes` is JSON the server wrote (times as ISO strings): each known field is read by its shape,
@@ -60,7 +63,9 @@ const credits = z
   .nullable();
 const stringList = z.array(z.string());
 
-const LABELS: Record<string, string> = {
+// Each kind of event has its own words for its fields: a webhook endpoint's `url` is where it receives
+// events, a leaked key's where it was found. Their order is the dialogs' order.
+const KEY_LABELS: Record<string, string> = {
   name: "Name",
   expiresAt: "Expiry",
   rateLimit: "Rate limit",
@@ -71,14 +76,40 @@ const LABELS: Record<string, string> = {
   rolledTo: "New key",
   revokedAt: "Revoked",
   gracePeriodSeconds: "Grace period",
-  url: "Found at",
-  source: "Reported by",
 };
+const LEAK_LABELS: Record<string, string> = { revokedAt: "Revoked", url: "Found at", source: "Reported by" };
+const WEBHOOK_LABELS: Record<string, string> = {
+  url: "Endpoint URL",
+  events: "Events",
+  description: "Description",
+  enabled: "Deliveries",
+  secretRotated: "Signing secret",
+  previousSecretExpiresAt: "Previous secret accepted until",
+  reason: "Why",
+  webhookId: "Endpoint id",
+};
+
+function labelsFor(action: KeyEvent["action"]): Record<string, string> {
+  if (action === "key.leaked") return LEAK_LABELS;
+  if (action.startsWith("webhook.")) return WEBHOOK_LABELS;
+  return KEY_LABELS;
+}
+
+/** A field no table knows yet, in words: `previousLimit` reads "Previous limit". */
+function fieldWords(field: string): string {
+  const words = field
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_.]+/g, " ")
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /**
  * The event's changes as lines of words: `Rate limit: 10 / 60 s`, `Permissions: a, b`. Key ids in
  * `rolledTo` are shown by name when `keyNames` knows them. A session's `expiresAt` reads "Session ends";
- * a revocation still ahead of `now` (a roll's grace) reads "Revokes at", one past "Revoked".
+ * a revocation still ahead of `now` (a roll's grace) reads "Revokes at", one past "Revoked". Each kind
+ * of event words its own fields (a webhook endpoint's URL is its "Endpoint URL"); a field no table
+ * knows is named in words and a list is joined, never shown as a raw name or a JSON array.
  */
 export function describeChanges(
   event: KeyEvent,
@@ -87,20 +118,63 @@ export function describeChanges(
 ): ChangeLine[] {
   if (event.action === "limits.updated") return describeLimitChange(event.changes);
   if (event.action === "key.topped_up") return describeTopUp(event.changes);
+  const labels = labelsFor(event.action);
+  const order = Object.keys(labels);
+  const rank = (field: string) => (order.indexOf(field) === -1 ? order.length : order.indexOf(field));
   // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
-  const entries = Object.entries(event.changes).sort(([a], [b]) => fieldRank(a) - fieldRank(b));
+  const entries = Object.entries(event.changes).sort(([a], [b]) => rank(a) - rank(b));
   return entries.map(([field, value]) => {
     const label =
       field === "expiresAt" && event.action === "session.created"
         ? "Session ends"
         : field === "revokedAt" && isAfter(value, now)
           ? "Revokes at"
-          : (LABELS[field] ?? field);
-    return { label, value: describeValue(field, value, keyNames) };
+          : (labels[field] ?? fieldWords(field));
+    const words = event.action.startsWith("webhook.")
+      ? describeWebhookValue(field, value)
+      : describeValue(field, value, keyNames);
+    return { label, value: words };
   });
 }
 
-const FIELD_ORDER = Object.keys(LABELS);
+/** A webhook endpoint's changed field in words. */
+function describeWebhookValue(field: string, value: unknown): string {
+  switch (field) {
+    case "events": {
+      const parsed = stringList.safeParse(value);
+      if (parsed.success) return parsed.data.map(describeEventType).join(", ");
+      break;
+    }
+    case "description":
+      if (value === null) return "none";
+      break;
+    case "enabled":
+      if (typeof value === "boolean") return value ? "resumed" : "paused";
+      break;
+    case "secretRotated":
+      if (value === true) return "rotated";
+      break;
+    case "previousSecretExpiresAt": {
+      const time = isoTime.safeParse(value);
+      if (time.success) return formatDateTime(time.data === null ? null : new Date(time.data), "now");
+      break;
+    }
+    case "reason":
+      if (value === "gone") return "the endpoint answered 410 Gone";
+      if (value === "failing") return "deliveries failed for 3 days";
+      break;
+  }
+  return plainValue(value);
+}
+
+/** Any other value in words: a string as it is, a list joined, anything else as its JSON. */
+function plainValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === null) return "none";
+  const list = z.array(z.union([z.string(), z.number()])).safeParse(value);
+  if (list.success) return list.data.length === 0 ? "none" : list.data.join(", ");
+  return JSON.stringify(value);
+}
 
 /** A wallet-limit change: the headline says the new limit, the line the one before ("Before: none"). */
 function describeLimitChange(changes: KeyEvent["changes"]): ChangeLine[] {
@@ -120,24 +194,22 @@ const topUp = z.object({
 function describeTopUp(changes: KeyEvent["changes"]): ChangeLine[] {
   const parsed = topUp.safeParse(changes);
   if (!parsed.success) {
-    return Object.entries(changes).map(([field, value]) => ({ label: field, value: JSON.stringify(value) }));
+    return Object.entries(changes).map(([field, value]) => ({
+      label: fieldWords(field),
+      value: plainValue(value),
+    }));
   }
   return [
     { label: "Amount", value: `${parsed.data.amount} USDC` },
     { label: "Credits added", value: formatCount(parsed.data.credits) },
-    { label: "Payer", value: parsed.data.payer },
-    { label: "Transaction", value: parsed.data.transaction },
+    { label: "Payer", value: checksummed(parsed.data.payer) },
+    { label: "Transaction", value: parsed.data.transaction, copyable: true },
   ];
 }
 
 function isAfter(value: unknown, now: Date): boolean {
   const time = isoTime.safeParse(value);
   return time.success && time.data !== null && new Date(time.data).getTime() > now.getTime();
-}
-
-function fieldRank(field: string): number {
-  const rank = FIELD_ORDER.indexOf(field);
-  return rank === -1 ? FIELD_ORDER.length : rank;
 }
 
 function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<string, string>): string {
@@ -184,7 +256,7 @@ function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<stri
       if (typeof value === "number") return value === 0 ? "none" : formatDuration(value * 1000);
       break;
   }
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return plainValue(value);
 }
 
 /** The key an event is about, by name when known: `“billing” (key_7dG…)`, or null for session events. */

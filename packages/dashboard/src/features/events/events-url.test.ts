@@ -11,8 +11,8 @@ describe("activity filters in the URL", () => {
   });
 
   it("writes what it reads", () => {
-    expect(eventsHref({ keyId: undefined, action: undefined })).toBe("/events");
+    expect(eventsHref({ keyId: undefined, action: undefined })).toBe("/activity");
     const filter = { keyId: "key_abcdefgh12345678", action: "key.rolled" as const };
-    expect(parseEventsSearch(eventsHref(filter).slice("/events".length))).toEqual(filter);
+    expect(parseEventsSearch(eventsHref(filter).slice("/activity".length))).toEqual(filter);
   });
 });

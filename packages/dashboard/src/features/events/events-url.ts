@@ -1,7 +1,10 @@
 import { KEY_EVENT_ACTIONS, KEY_ID_PATTERN } from "@keyport/server/schemas";
 import type { KeyEvent } from "./event-words";
 
-/** The activity view's filters as its URL keeps them: `/events?key=<key id>&action=key.revoked`. */
+/** The activity view's address; the older `/events` redirects here, its query kept. */
+export const ACTIVITY_PATH = "/activity";
+
+/** The activity view's filters as its URL keeps them: `/activity?key=<key id>&action=key.revoked`. */
 export interface EventsFilter {
   keyId: string | undefined;
   action: KeyEvent["action"] | undefined;
@@ -24,5 +27,5 @@ export function eventsHref(filter: EventsFilter): string {
   if (filter.keyId !== undefined) params.set("key", filter.keyId);
   if (filter.action !== undefined) params.set("action", filter.action);
   const query = params.toString();
-  return query === "" ? "/events" : `/events?${query}`;
+  return query === "" ? ACTIVITY_PATH : `${ACTIVITY_PATH}?${query}`;
 }

@@ -33,7 +33,7 @@ export function KeyActivity({ wallet, keyId }: { wallet: string; keyId: string }
         </ol>
       )}
       <p>
-        <Link to={`/events?key=${encodeURIComponent(keyId)}`}>All activity of this key</Link>
+        <Link to={`/activity?key=${encodeURIComponent(keyId)}`}>All activity of this key</Link>
       </p>
     </section>
   );

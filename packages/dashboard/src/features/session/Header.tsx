@@ -1,4 +1,4 @@
-import { shortAddress } from "../../lib/format";
+import { checksummed, shortAddress } from "../../lib/format";
 import { useMeta } from "../../lib/meta";
 import { Link, usePathname } from "../../lib/router";
 import type { Session } from "../../lib/session-api";
@@ -8,7 +8,7 @@ import { useSignOut } from "./use-sign-in";
 const LINKS = [
   { to: "/keys", label: "Keys" },
   { to: "/usage", label: "Usage" },
-  { to: "/events", label: "Activity" },
+  { to: "/activity", label: "Activity" },
   { to: "/sessions", label: "Sessions" },
   { to: "/webhooks", label: "Webhooks" },
   { to: "/markets", label: "Markets" },
@@ -40,7 +40,7 @@ export function Header({ session }: { session: Session }) {
         ))}
       </nav>
       <div className="account">
-        <span className="address" title={session.wallet}>
+        <span className="address" title={checksummed(session.wallet)}>
           <span className="visually-hidden">Signed in as </span>
           {shortAddress(session.wallet)}
         </span>

@@ -1,4 +1,5 @@
-import { formatCount, shortAddress } from "../../lib/format";
+import { checksummed, formatCount, shortAddress } from "../../lib/format";
+import { CopyButton } from "../../ui/CopyButton";
 import type { TopUpResult } from "./run-top-up";
 import { TopUpSteps } from "./TopUpSteps";
 
@@ -18,13 +19,14 @@ export function TopUpConfirmed({ answer, onDone }: { answer: TopUpResult; onDone
         <div>
           <dt>Paid from</dt>
           <dd>
-            <code title={topUp.payer}>{shortAddress(topUp.payer)}</code>
+            <code title={checksummed(topUp.payer)}>{shortAddress(topUp.payer)}</code>
           </dd>
         </div>
         <div>
           <dt>Transaction</dt>
           <dd>
-            <code title={topUp.transaction}>{shortAddress(topUp.transaction)}</code>
+            <code title={topUp.transaction}>{shortAddress(topUp.transaction)}</code>{" "}
+            <CopyButton text={topUp.transaction} label="Copy transaction hash" />
           </dd>
         </div>
       </dl>

@@ -1,5 +1,6 @@
 import type { RouterOutputs } from "@keyport/server";
 import { MAX_WEBHOOKS_PER_WALLET, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@keyport/server/schemas";
+import { describeEventType } from "../../lib/event-type-words";
 
 /** A webhook endpoint as `webhooks.list` returns it (never its secret). */
 export type Webhook = RouterOutputs["webhooks"]["list"]["webhooks"][number];
@@ -7,27 +8,8 @@ export type Webhook = RouterOutputs["webhooks"]["list"]["webhooks"][number];
 /** One delivery of a message to an endpoint, as `webhooks.deliveries` returns it. */
 export type WebhookDelivery = RouterOutputs["webhooks"]["deliveries"]["deliveries"][number];
 
-// A Record over the server's event types: one added there fails this typecheck until it has words here.
-const EVENT_WORDS: Record<WebhookEventType, string> = {
-  "key.created": "Key created",
-  "key.updated": "Key updated",
-  "key.rolled": "Key rolled",
-  "key.revoked": "Key revoked",
-  "key.leaked": "Key found in public",
-  "key.expiring": "Key expiring soon",
-  "key.expired": "Key expired",
-  "credits.low": "Credits low",
-  "credits.exhausted": "Credits exhausted",
-  "credits.topped_up": "Credits topped up",
-  "limits.updated": "Wallet-wide limit changed",
-};
-
-/** An event type in words ("Key created"); the test event is "Test event"; anything newer keeps its name. */
-export function describeEventType(type: string): string {
-  if (type === "webhook.test") return "Test event";
-  const known = WEBHOOK_EVENT_TYPES.find((event) => event === type);
-  return known === undefined ? type : EVENT_WORDS[known];
-}
+/** An event type in words ("Key created"); see lib/event-type-words.ts. */
+export { describeEventType };
 
 /** The groups the "Add endpoint" dialog shows its event checkboxes in, in this order. */
 export const EVENT_GROUPS: readonly { label: string; events: readonly WebhookEventType[] }[] = [
@@ -39,7 +21,7 @@ export const EVENT_GROUPS: readonly { label: string; events: readonly WebhookEve
 /** The subscribed events in words, "All events" when it is every one. */
 export function describeEvents(events: readonly WebhookEventType[]): string {
   if (WEBHOOK_EVENT_TYPES.every((event) => events.includes(event))) return "All events";
-  return events.map((event) => EVENT_WORDS[event]).join(", ");
+  return events.map((event) => describeEventType(event)).join(", ");
 }
 
 /** Whether the endpoint receives events, and if not, why, in words. */
