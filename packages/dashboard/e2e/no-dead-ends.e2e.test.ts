@@ -150,8 +150,10 @@ describe("no dead ends: every failure says what failed and offers the way on", (
     const ended = page.getByRole("dialog", { name: "Your session ended" });
     await ended.getByText(/expired or was signed out from elsewhere/).waitFor();
     // The refused create's answer sits under the form, behind the dialog.
-    const staleError = create.getByText("A valid session token is required", { exact: false });
+    // In the page's words: the server's own ("A valid session token is required") would only confuse.
+    const staleError = create.getByText("Your session ended: sign in again to carry on.");
     await staleError.waitFor();
+    expect(await page.getByText("A valid session token is required", { exact: false }).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await ended.getByRole("button", { name: "Sign in" }).click();
     await ended.waitFor({ state: "hidden" });

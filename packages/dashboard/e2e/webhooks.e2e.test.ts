@@ -57,7 +57,12 @@ describe("webhooks: add an endpoint, test it, rotate, disable, enable, edit and 
     const dialog = page.getByRole("dialog", { name: "Add endpoint" });
     const url = dialog.getByRole("textbox", { name: "Endpoint URL" });
 
-    // Nothing typed: both fields say so, and focus goes to the first.
+    // The key events come chosen; with none chosen and nothing typed, both fields say so, and focus
+    // goes to the first.
+    expect(await dialog.getByRole("checkbox", { name: /^Key created/ }).isChecked()).toBe(true);
+    expect(await dialog.getByRole("checkbox", { name: /^Credits low/ }).isChecked()).toBe(false);
+    await dialog.getByRole("checkbox", { name: "All events" }).check();
+    await dialog.getByRole("checkbox", { name: "All events" }).uncheck();
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     await dialog.getByText("Enter the URL that receives the events.").waitFor();
     await dialog.getByText("Choose at least one event.").waitFor();
@@ -198,8 +203,10 @@ describe("webhooks: add an endpoint, test it, rotate, disable, enable, edit and 
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     const ended = page.getByRole("dialog", { name: "Your session ended" });
     await ended.getByText(/expired or was signed out from elsewhere/).waitFor();
-    const staleError = dialog.getByText("A valid session token is required", { exact: false });
+    // In the page's words: the server's own ("A valid session token is required") would only confuse.
+    const staleError = dialog.getByText("Your session ended: sign in again to carry on.");
     await staleError.waitFor();
+    expect(await page.getByText("A valid session token is required", { exact: false }).count()).toBe(0);
     await ended.getByRole("button", { name: "Sign in" }).click();
     await ended.waitFor({ state: "hidden" });
 

@@ -12,7 +12,7 @@ import { useGuardedClose } from "../../ui/use-guarded-close";
 import { WebhookFormFields } from "./WebhookFormFields";
 import { WebhookSecretReveal } from "./WebhookSecretReveal";
 import {
-  EMPTY_WEBHOOK_FIELDS,
+  NEW_WEBHOOK_FIELDS,
   parseWebhookForm,
   serverFieldErrors,
   type WebhookFieldName,
@@ -25,7 +25,7 @@ import {
 export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disabledBy?: string }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [fields, setFields] = useState(EMPTY_WEBHOOK_FIELDS);
+  const [fields, setFields] = useState(NEW_WEBHOOK_FIELDS);
   const form = useFormErrors<WebhookFieldName>();
   const create = useMutation({
     ...trpc.webhooks.create.mutationOptions({
@@ -49,7 +49,7 @@ export function AddWebhookDialog({ wallet, disabledBy }: { wallet: string; disab
     // The toast comes once the modal is gone: while it is open the rest of the page is inert.
     if (create.data) showToast(`Endpoint ${create.data.webhook.url} added.`);
     setOpen(false);
-    setFields(EMPTY_WEBHOOK_FIELDS);
+    setFields(NEW_WEBHOOK_FIELDS);
     form.reset();
     create.reset();
   }

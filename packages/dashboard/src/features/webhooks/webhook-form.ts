@@ -1,4 +1,4 @@
-import type { WebhookEventType } from "@keyport/server/schemas";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@keyport/server/schemas";
 import { z } from "zod";
 import { errorStatus } from "../../lib/errors";
 import type { FormError, ParsedForm } from "../../ui/use-form-errors";
@@ -26,6 +26,16 @@ export interface WebhookFormInput {
 
 /** A new endpoint's form: nothing typed, nothing chosen. */
 export const EMPTY_WEBHOOK_FIELDS: WebhookFields = { url: "", events: [], description: "" };
+
+/**
+ * "Add endpoint" starts with the key events chosen (created, updated, rolled, revoked, found in
+ * public, expiring, expired): what most endpoints are for, and one click from submitting.
+ */
+export const NEW_WEBHOOK_FIELDS: WebhookFields = {
+  url: "",
+  events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("key.")),
+  description: "",
+};
 
 /** The edit form starts from the endpoint as it is. */
 export function webhookFields(webhook: Webhook): WebhookFields {
