@@ -9,10 +9,13 @@ export function CopyButton({
   text,
   label,
   onCopied,
+  autoFocus = false,
 }: {
   text: string;
   label: string;
   onCopied?: () => void;
+  /** Takes focus when it appears (a secret just revealed, where copying is the next step). */
+  autoFocus?: boolean;
 }) {
   const [state, setState] = useState<CopyState>("no");
   return (
@@ -20,6 +23,8 @@ export function CopyButton({
       <button
         type="button"
         className="button button-small"
+        // biome-ignore lint/a11y/noAutofocus: it appears in a dialog that already holds focus, as its next step
+        autoFocus={autoFocus}
         onClick={async () => {
           const result = await copyText(text);
           setState(result);

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Dialog } from "./Dialog";
@@ -22,6 +22,41 @@ function Harness() {
   );
 }
 
+/** A key's row whose Revoke goes away once it has revoked. */
+function Row() {
+  const [open, setOpen] = useState(false);
+  const [revoked, setRevoked] = useState(false);
+  return (
+    <table>
+      <tbody>
+        <tr>
+          <th>
+            <a href="/keys/1">billing</a>
+          </th>
+          <td>
+            {revoked ? null : (
+              <button type="button" onClick={() => setOpen(true)}>
+                Revoke
+              </button>
+            )}
+            <Dialog open={open} onClose={() => setOpen(false)} title="Revoke billing?">
+              <button
+                type="button"
+                onClick={() => {
+                  setRevoked(true);
+                  setOpen(false);
+                }}
+              >
+                Confirm
+              </button>
+            </Dialog>
+          </td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
 describe("Dialog", () => {
   it("opens as a modal named by its title, closes on Escape (cancel) and gives focus back", () => {
     render(<Harness />);
@@ -36,5 +71,14 @@ describe("Dialog", () => {
     expect(dialog).toHaveProperty("open", false);
     expect(screen.queryByRole("button", { name: "Done" })).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+
+  it("gives focus to the row's link when the button that opened it is gone (a revoked key's Revoke)", async () => {
+    render(<Row />);
+    const revoke = screen.getByRole("button", { name: "Revoke" });
+    revoke.focus();
+    fireEvent.click(revoke);
+    fireEvent.click(screen.getByRole("button", { name: "Confirm" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("link", { name: "billing" })));
   });
 });

@@ -19,6 +19,14 @@ function Shown({ onClose }: { onClose: () => void }) {
 }
 
 describe("SecretOnce", () => {
+  it("puts Copy right beside the secret and gives it focus as the secret appears", () => {
+    render(<Shown onClose={() => {}} />);
+    const copy = screen.getByRole("button", { name: "Copy" });
+    expect(document.activeElement).toBe(copy);
+    // Beside it: the secret and its Copy button share one row, before what the caller adds.
+    expect(screen.getByText(secret).nextElementSibling?.contains(copy)).toBe(true);
+  });
+
   it("shows the warning, the secret, what the caller adds, then Copy and Done", () => {
     render(<Shown onClose={() => {}} />);
     expect(screen.getByText("Copy this now.")).toBeTruthy();

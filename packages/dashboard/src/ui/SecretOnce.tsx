@@ -17,8 +17,8 @@ export interface SecretOnceProps {
 }
 
 /**
- * A secret shown once (a new key, a webhook's signing secret): the warning, the secret, what the caller
- * adds, then "Copy" and "Done". Leaving before a copy asks "Close without copying?" in place of the
+ * A secret shown once (a new key, a webhook's signing secret): the warning, the secret with "Copy"
+ * beside it (focused when it appears), what the caller adds, then "Done". Leaving before a copy asks "Close without copying?" in place of the
  * actions, with focus on "Go back" (the rule lives in useGuardedClose).
  *
  * @example
@@ -33,7 +33,13 @@ export function SecretOnce({ label, secret, warning, guard, children }: SecretOn
   return (
     <div className="secret">
       <p className="warning">{warning}</p>
-      <code className="secret-value">{secret}</code>
+      {/* Copy beside the secret, and focused as it appears: the one thing to do next. */}
+      <div className="secret-row">
+        <code className="secret-value">{secret}</code>
+        {guard.asking ? null : (
+          <CopyButton text={secret} label="Copy" onCopied={guard.markCopied} autoFocus />
+        )}
+      </div>
       {children}
       {guard.asking ? (
         <fieldset className="dialog-question">
@@ -51,7 +57,6 @@ export function SecretOnce({ label, secret, warning, guard, children }: SecretOn
         </fieldset>
       ) : (
         <div className="dialog-actions">
-          <CopyButton text={secret} label="Copy" onCopied={guard.markCopied} />
           <button type="button" className="button button-primary" onClick={guard.request}>
             Done
           </button>
