@@ -42,11 +42,8 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
     forwarded: false,
     because: "a key holder's call, made with the key's own secret, which a dashboard never holds",
   },
-  "keys.reportLeak": {
-    forwarded: false,
-    because:
-      "made with the leaked key's own secret, which a dashboard never holds; its holder calls the server",
-  },
+  // The dashboard's "Report leaked": the holder pastes the key found in public (docs/leaks.md).
+  "keys.reportLeak": FORWARDED,
   "usage.get": FORWARDED,
   "limits.get": FORWARDED,
   "limits.set": FORWARDED,

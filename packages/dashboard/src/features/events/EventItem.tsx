@@ -1,5 +1,6 @@
 import { formatDateTime } from "../../lib/format";
 import { CopyButton } from "../../ui/CopyButton";
+import { UrlText } from "../../ui/UrlText";
 import { describeChanges, describeEvent, describeKey, type KeyEvent } from "./event-words";
 
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
@@ -32,7 +33,7 @@ export function EventItem({ event, keyNames = NO_NAMES, showKey = true }: EventI
             <div key={change.label}>
               <dt>{change.label}</dt>
               <dd>
-                {change.value}
+                {/^https?:\/\//.test(change.value) ? <UrlText url={change.value} /> : change.value}
                 {change.copyable ? (
                   <>
                     {" "}

@@ -13,12 +13,13 @@ import { KeyDetails } from "./KeyDetails";
 import { KeyUsage } from "./KeyUsage";
 import { keyStatusWords } from "./key-status";
 import { RecentVerifications } from "./RecentVerifications";
+import { ReportLeakDialog } from "./ReportLeakDialog";
 import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
 
 /**
  * `/keys/:id`: one key of the wallet (`keys.get`), its details, usage chart, activity and recent
- * verifications, with Top up (a metered key), Edit, Roll and Revoke. An id the wallet does not hold
+ * verifications, with Top up (a metered key), Edit, Roll, Revoke and Report leaked. An id the wallet does not hold
  * (the server's 404, the same for another wallet's key) or one that is not a key id says so, with a
  * way back.
  */
@@ -50,6 +51,7 @@ export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
           {canEdit ? <EditKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
           {canRoll ? <RollKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
           {apiKey.status === "active" ? <RevokeKeyDialog apiKey={apiKey} describedBy={titleId} /> : null}
+          {apiKey.status === "active" ? <ReportLeakDialog apiKey={apiKey} describedBy={titleId} /> : null}
         </div>
       </div>
       <KeyDetails apiKey={apiKey} now={now} />

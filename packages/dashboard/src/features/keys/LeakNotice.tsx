@@ -1,3 +1,4 @@
+import { UrlText } from "../../ui/UrlText";
 import type { ApiKey } from "./key-status";
 import { leakHref } from "./leak-link";
 
@@ -12,10 +13,12 @@ export function LeakNotice({ leak }: { leak: NonNullable<ApiKey["leak"]> }) {
     <span className="leak-notice">
       Revoked: found in public at{" "}
       {href === null ? (
-        <span className="leak-url">{leak.url}</span>
+        <span className="leak-url">
+          <UrlText url={leak.url} />
+        </span>
       ) : (
         <a className="leak-url" href={href} target="_blank" rel="noopener noreferrer">
-          {leak.url}
+          <UrlText url={leak.url} />
         </a>
       )}
     </span>

@@ -3,6 +3,7 @@ import { Link } from "../../lib/router";
 import { RelativeTime } from "../../ui/RelativeTime";
 import { Empty, ErrorMessage, Loading } from "../../ui/Status";
 import { TableScroll } from "../../ui/TableScroll";
+import { UrlText } from "../../ui/UrlText";
 import { useNow } from "../../ui/use-now";
 import { AddWebhookDialog } from "./AddWebhookDialog";
 import { useWebhooks } from "./use-webhooks";
@@ -56,7 +57,7 @@ export function WebhooksView({ wallet }: { wallet: string }) {
                 <tr key={webhook.id}>
                   <th scope="row">
                     <Link to={`/webhooks/${webhook.id}`} className="webhook-url">
-                      {webhook.url}
+                      <UrlText url={webhook.url} />
                     </Link>
                     {webhook.description !== null && webhook.description !== "" ? (
                       <span className="cell-note">{webhook.description}</span>
