@@ -63,10 +63,10 @@ describe("describeEvent", () => {
       { label: "Reported by", value: "github:content" },
     ]);
     const self = event("key.leaked", { url: null, source: "self-report", revokedAt: at.toISOString() });
-    expect(describeChanges(self, keyNames, at)[1]).toEqual({
-      label: "Found at",
-      value: "reported by its holder",
-    });
+    expect(describeChanges(self, keyNames, at).slice(1)).toEqual([
+      { label: "Found at", value: "reported by its holder" },
+      { label: "Reported by", value: "its holder" },
+    ]);
   });
 });
 

@@ -252,6 +252,9 @@ function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<stri
     case "url":
       if (value === null) return "reported by its holder";
       break;
+    case "source":
+      if (value === "self-report") return "its holder";
+      break;
     case "gracePeriodSeconds":
       if (typeof value === "number") return value === 0 ? "none" : formatDuration(value * 1000);
       break;
