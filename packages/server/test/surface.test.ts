@@ -102,14 +102,17 @@ describeDatabases("HTTP surface", (target) => {
       }
     }
     // A top-up takes the owner's session or the key's own secret (X-API-Key): no one scheme is required.
-    expect(publicOps.sort()).toEqual([
-      "post /api-keys/introspect",
-      "post /api-keys/report-leak",
-      "post /api-keys/verify",
-      "post /api-keys/{id}/top-up",
-      "post /auth/nonce",
-      "post /auth/verify",
-    ]);
+    expect(publicOps.sort()).toEqual(
+      [
+        "post /api-keys/introspect",
+        "post /api-keys/report-leak",
+        "post /api-keys/verify",
+        "post /api-keys/{id}/top-up",
+        "post /auth/nonce",
+        "post /auth/verify",
+        "get /meta",
+      ].sort(),
+    );
   });
 
   it("describes list, get, update and revoke as one path item whose parameter each method reads its own way", async () => {
