@@ -53,6 +53,8 @@ export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
         <dt>Last used</dt>
         <dd>
           <RelativeTime value={apiKey.lastUsedAt} now={now} empty="never" />
+          {/* A leaked key's page tells whether anyone got in: refused attempts do not count here. */}
+          <span className="cell-note">the last valid verification; refused attempts are listed below</span>
         </dd>
       </div>
       <div>

@@ -37,7 +37,9 @@ export function RecentVerifications({ keyId }: { keyId: string }) {
       ) : (
         <TableScroll label="Recent verifications, newest first">
           <table className="table">
-            <caption className="muted">The last {RECENT_VERIFICATIONS_KEPT} at most, newest first.</caption>
+            <caption className="muted">
+              The last {RECENT_VERIFICATIONS_KEPT} at most, newest first, refused attempts included.
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Time</th>
