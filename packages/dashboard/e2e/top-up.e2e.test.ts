@@ -135,8 +135,11 @@ describe("topping up a key from the dashboard with the wallet's USDC", () => {
     const event = events.getByRole("listitem").filter({ hasText: "Credits topped up" });
     await event.getByText("5 USDC", { exact: true }).waitFor();
     await event.getByText("5,000", { exact: true }).waitFor();
-    await event.getByText(payer.toLowerCase(), { exact: true }).waitFor();
-    await event.getByText(/^0x[0-9a-f]{64}$/).waitFor();
+    // The payer in its one checksummed casing; the transaction whole, with a button that copies it.
+    await event.getByText(payer, { exact: true }).waitFor();
+    expect(await event.getByText(payer.toLowerCase(), { exact: true }).count()).toBe(0);
+    await event.getByRole("button", { name: "Copy transaction hash" }).waitFor();
+    expect(await event.locator("dd", { hasText: /^0x[0-9a-f]{64}\b/ }).count()).toBe(1);
     expect(session.problems).toEqual(NO_PROBLEMS);
   });
 
