@@ -70,6 +70,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.wallets.events": FORWARDED,
   "operator.wallets.usage": FORWARDED,
   "operator.keys.revoke": FORWARDED,
+  "operator.keys.issue": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

@@ -44,6 +44,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.events": true,
   "operator.wallets.usage": true,
   "operator.keys.revoke": true,
+  "operator.keys.issue": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

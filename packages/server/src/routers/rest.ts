@@ -16,6 +16,7 @@ import { listEventsInput } from "../schemas/key-event.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
+  issueKeyInput,
   listOperatorEventsInput,
   listOperatorTokensInput,
   revokeAnyKeyInput,
@@ -135,4 +136,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
     caller.operator.keys.revoke(input),
   ),
+  restRoute(operatorKeysHttp.issue, issueKeyInput, (caller, input) => caller.operator.keys.issue(input)),
 ];
