@@ -20,6 +20,7 @@ import { verifyRoute } from "./http/verify-route.js";
 import { createLeakRoutes } from "./leaks/leak-routes.js";
 import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
+import { createPaymentsCsvRoute, PAYMENTS_CSV_ROUTE } from "./operator/payments-csv-route.js";
 import { createPaymentServices } from "./payments/payment-services.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
@@ -143,7 +144,10 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     openApiDocument,
     metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
-    rawRoutes: createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
+    rawRoutes: new Map([
+      ...createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
+      [PAYMENTS_CSV_ROUTE, createPaymentsCsvRoute(services.procedures)],
+    ]),
   });
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);

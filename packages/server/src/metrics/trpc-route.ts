@@ -45,6 +45,8 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.usage": true,
   "operator.keys.revoke": true,
   "operator.keys.issue": true,
+  "operator.payments.list": true,
+  "operator.payments.totals": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

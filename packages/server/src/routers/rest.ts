@@ -22,6 +22,7 @@ import {
   revokeAnyKeyInput,
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
+import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
@@ -43,6 +44,7 @@ import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { operatorAuditHttp } from "./operator/audit.js";
 import { operatorKeysHttp } from "./operator/keys.js";
+import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
@@ -137,4 +139,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
     caller.operator.keys.revoke(input),
   ),
   restRoute(operatorKeysHttp.issue, issueKeyInput, (caller, input) => caller.operator.keys.issue(input)),
+  restRoute(operatorPaymentsHttp.list, listPaymentsInput, (caller, input) =>
+    caller.operator.payments.list(input),
+  ),
+  restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
+    caller.operator.payments.totals(input),
+  ),
 ];
