@@ -66,7 +66,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   const sends = new Set<Promise<void>>();
   const busyEndpoints = new Map<string, number>();
   const busyWallets = new Map<string, number>();
-  let lastTrim = 0;
+  let lastTrim = Number.NEGATIVE_INFINITY;
   let claiming: Promise<void> | undefined;
   let again = false;
   let backlog = false;
