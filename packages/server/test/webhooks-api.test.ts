@@ -282,6 +282,11 @@ describeDatabases("the webhooks API", (target) => {
     "https://169.254.169.254/latest/meta-data",
     "https://[::1]/hook",
     "https://[::ffff:127.0.0.1]/hook",
+    // IPv4 inside IPv6, judged by the IPv4 address: IPv4-compatible, SIIT, 6to4, NAT64.
+    "https://[::127.0.0.1]/hook",
+    "https://[::ffff:0:7f00:1]/hook",
+    "https://[2002:7f00:1::]/hook",
+    "https://[64:ff9b::a9fe:a9fe]/hook",
     "https://localhost/hook",
     "https://api.localhost/hook",
     "https://0x7f.1/hook",

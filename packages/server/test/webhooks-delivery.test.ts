@@ -408,6 +408,14 @@ describeDatabases("webhook delivery", (target) => {
       ok: false,
       reason: "address not allowed",
     });
+    // IPv4 inside IPv6 is judged by the IPv4 address, at connect time too: 6to4 and SIIT of loopback.
+    for (const address of ["2002:7f00:1::", "::ffff:0:7f00:1"]) {
+      const embedded: ResolveHost = async () => [{ address, family: 6 }];
+      expect(await resolveSendTarget(new URL("https://embedded.example.test/"), false, embedded)).toEqual({
+        ok: false,
+        reason: "address not allowed",
+      });
+    }
     expect(await resolveSendTarget(new URL("http://93.184.216.34/"), false, mixed)).toEqual({
       ok: false,
       reason: "https required",
