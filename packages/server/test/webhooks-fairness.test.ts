@@ -1,8 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import { sql } from "drizzle-orm";
+import { Registry } from "prom-client";
 import { afterEach, expect, it } from "vitest";
 import { createRawQuery } from "../src/db/raw.js";
 import { webhookDeliveries, webhookMessages, webhooks } from "../src/db/schema/index.js";
+import { createWebhookMetrics } from "../src/metrics/webhooks.js";
 import { createDeliveryLog } from "../src/webhooks/delivery-log.js";
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from "../src/webhooks/dispatcher.js";
 import { enqueueWebhookSql } from "../src/webhooks/enqueue.js";
@@ -169,12 +171,18 @@ describeDatabases("webhook fairness", (target) => {
   it("the dispatcher drops the overflow before it claims", async () => {
     await addEndpoint(FLOODER, "http://127.0.0.1:9/hooks");
     await flood(FLOODER, 12);
-    dispatch({ maxUndelivered: 10, pollIntervalMs: 50 });
+    const registry = new Registry();
+    dispatch({
+      maxUndelivered: 10,
+      pollIntervalMs: 50,
+      metrics: createWebhookMetrics(registry, target.database),
+    });
     const dropped = await pollFor(async () => {
       const rows = await target.database.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id);
       return rows.some((row) => row.status === "dropped") ? rows : undefined;
     });
     expect(dropped.slice(0, 2).map((row) => row.status)).toEqual(["dropped", "dropped"]);
     expect(dropped.slice(2).every((row) => row.status !== "dropped")).toBe(true);
+    expect(await registry.metrics()).toContain('keyport_webhook_deliveries_total{outcome="dropped"} 2');
   });
 });

@@ -112,7 +112,8 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     const now = performance.now();
     if (now - lastTrim < settings.trimIntervalMs) return;
     lastTrim = now;
-    await dropOverflow(options.query, settings.maxUndelivered);
+    const dropped = await dropOverflow(options.query, settings.maxUndelivered);
+    if (dropped > 0) options.metrics?.delivered("dropped", dropped);
   }
 
   function start(delivery: ClaimedDelivery): void {
