@@ -90,6 +90,9 @@ describeDatabases("webhook delivery", (target) => {
       allowPrivate: true,
       logger: logged,
       random: () => 0.5,
+      // A look every 50 ms rather than every second: the tests wait on deliveries, not on the poll
+      // (the first test keeps production's 1 s, whose promise it checks).
+      pollIntervalMs: 50,
       ...options,
     });
     cleanups.push(() => dispatcher.stop());
@@ -114,7 +117,7 @@ describeDatabases("webhook delivery", (target) => {
     const hook = await receiver([]);
     const { secret } = await addEndpoint(hook.url);
     hook.setSecrets([secret]);
-    dispatch();
+    dispatch({ pollIntervalMs: 1_000 });
     await enqueue();
     const committed = performance.now();
     await pollFor(() => hook.received[0]);
@@ -209,7 +212,10 @@ describeDatabases("webhook delivery", (target) => {
   });
 
   it("after the last scheduled retry fails, fails the delivery; after 3 days of failures disables the endpoint and tells its owner", async () => {
-    const hook = await receiver([], answerStatus(500));
+    // Each answer takes 100 ms: the wait below must tell a delivery being sent from one recorded.
+    const slow500: ReceiverAnswer = (req, res, received) =>
+      setTimeout(() => answerStatus(500)(req, res, received), 100);
+    const hook = await receiver([], slow500);
     const { id } = await addEndpoint(hook.url);
     const watcher = await receiver([]);
     const { secret: watcherSecret } = await addEndpoint(watcher.url, { events: ["webhook.disabled"] });
