@@ -12,6 +12,7 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { isPublicAddress } from "../src/webhooks/address-policy.js";
 import { decryptSecret } from "../src/webhooks/secret.js";
+import { type ResolveHost, systemResolve } from "../src/webhooks/send-address.js";
 import { type DatabaseTarget, describeDatabases } from "./support/databases.js";
 import { trpcClient } from "./support/keys.js";
 import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
@@ -51,6 +52,16 @@ type Session = { token: string; wallet: string };
 const KEY = Buffer.from(TEST_WEBHOOKS_KEY, "base64");
 const HOOK = "https://hooks.example.com/keyport";
 
+/**
+ * DNS as the tests need it: the reserved names they use (RFC 2606's example.com, RFC 6761's .invalid)
+ * do not resolve, at once, rather than after a round trip to a resolver that a loaded machine may
+ * answer only after the check's 2 s timeout; this machine's own name resolves as the system says.
+ */
+const reservedNamesUnresolved: ResolveHost = (hostname) =>
+  /(^|\.)(example\.com|invalid)$/.test(hostname)
+    ? Promise.reject(Object.assign(new Error("not found"), { code: "ENOTFOUND" }))
+    : systemResolve(hostname);
+
 /** The real app on a loopback port, its log lines captured. */
 async function startApp(
   target: Pick<DatabaseTarget, "database" | "url">,
@@ -66,6 +77,7 @@ async function startApp(
   const app = await createApp(parseEnv(settings), {
     database: target.database,
     logger: createLogger("info", logSink(lines)),
+    webhookResolve: reservedNamesUnresolved,
   });
   const port = await app.listen(0, "127.0.0.1");
   return { app, baseUrl: `http://127.0.0.1:${port}` };

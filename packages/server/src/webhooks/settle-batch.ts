@@ -22,17 +22,16 @@ const MAX_BATCH = 256;
 // Every parameter is text[] (cast in SQL): postgres.js serialises only text arrays without a type it knows.
 // What settle.ts's success update does, for a whole batch: only the claim that made an attempt may
 // record it (same id, still pending, same attempts), so a late answer after a lapsed lease is dropped.
-// A 2xx ends the endpoint's failing streak (docs/webhooks.md, "Fairness").
-const SUCCEEDED_SQL = `with succeeded as (
-  update webhook_deliveries d set status = 'succeeded', next_attempt_at = null,
-    last_attempt_at = v.at, last_status_code = v.code, last_duration_ms = v.ms, last_response = v.response
-  from unnest($1::text[]::bigint[], $2::text[]::int[], $3::text[]::timestamptz[], $4::text[]::int[], $5::text[]::int[], $6::text[])
-    as v(id, attempts, at, code, ms, response)
-  where d.id = v.id and d.status = 'pending' and d.attempts = v.attempts
-  returning d.webhook_id
-)
-update webhooks w set failing_since = null
-where w.id in (select webhook_id from succeeded) and w.failing_since is not null`;
+const SUCCEEDED_SQL = `update webhook_deliveries d set status = 'succeeded', next_attempt_at = null,
+  last_attempt_at = v.at, last_status_code = v.code, last_duration_ms = v.ms, last_response = v.response
+from unnest($1::text[]::bigint[], $2::text[]::int[], $3::text[]::timestamptz[], $4::text[]::int[], $5::text[]::int[], $6::text[])
+  as v(id, attempts, at, code, ms, response)
+where d.id = v.id and d.status = 'pending' and d.attempts = v.attempts`;
+
+// A 2xx ends the endpoint's failing streak (docs/webhooks.md, "Fairness"). A statement of its own,
+// after the deliveries': one holding both rows' locks could deadlock with an endpoint's delete.
+const RECOVERED_SQL = `update webhooks set failing_since = null
+where id = any($1::text[]) and failing_since is not null`;
 
 /**
  * Successes are by far the most common settlement: under a backlog each send would otherwise wait
@@ -57,6 +56,7 @@ export function createSuccessRecorder(query: RawQuery): SuccessRecorder {
       batch.map((s) => String(s.result.durationMs)),
       batch.map((s) => s.result.response ?? ""),
     ])
+      .then(() => query(RECOVERED_SQL, [[...new Set(batch.map((s) => s.delivery.webhook_id))]]))
       .then(
         () => {
           for (const success of batch) success.done.resolve();

@@ -68,6 +68,13 @@ export async function settleFailure(
   disableAfterMs: number,
 ): Promise<FailedOutcome> {
   return db.transaction(async (tx) => {
+    // The endpoint's row first, as deleting an endpoint locks it before its deliveries: taking them
+    // the other way round, a failure settled while its endpoint is deleted would deadlock.
+    await tx
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(eq(webhooks.id, delivery.webhook_id))
+      .for("no key update");
     const settled = await tx
       .update(webhookDeliveries)
       .set(
