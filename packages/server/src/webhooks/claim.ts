@@ -33,7 +33,15 @@ export type ClaimedDelivery = z.infer<typeof claimedRow>;
 // same bytes on every attempt: the body the signature covers. A new row's first attempt is stamped
 // with the database's clock (the column default), retries with ours: a row is due by either, so a host
 // clock behind the database's cannot hold new events back.
-const CLAIM_SQL = `with busy_endpoint as (
+const CLAIM_SQL = `with recursive pending_endpoint as (
+  -- The endpoints with a pending delivery, one index probe each (a skip scan of
+  -- webhook_deliveries_endpoint_due_idx), rather than every endpoint or every pending row.
+  (select webhook_id from webhook_deliveries where status = 'pending' order by webhook_id limit 1)
+  union all
+  select (select d.webhook_id from webhook_deliveries d
+    where d.status = 'pending' and d.webhook_id > p.webhook_id order by d.webhook_id limit 1)
+  from pending_endpoint p where p.webhook_id is not null
+), busy_endpoint as (
   select * from unnest($6::text[], $7::text[]::int[]) as b(id, n)
 ), busy_wallet as (
   select * from unnest($8::text[], $9::text[]::int[]) as b(wallet, n)
@@ -41,7 +49,8 @@ const CLAIM_SQL = `with busy_endpoint as (
   select w.id, w.wallet, coalesce(be.n, 0) as busy,
     (case when w.failing_since is null then $4::int else 1 end) - coalesce(be.n, 0) as free,
     $5::int - coalesce(bw.n, 0) as wallet_free
-  from webhooks w
+  from pending_endpoint pe
+  join webhooks w on w.id = pe.webhook_id
   left join busy_endpoint be on be.id = w.id
   left join busy_wallet bw on bw.wallet = w.wallet
   cross join lateral (
