@@ -81,6 +81,9 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     const free = concurrency - sends.size;
     if (free <= 0) return;
     claiming = trimWhenDue()
+      .catch((error: unknown) =>
+        options.logger.warn({ err: errorSummary(error) }, "webhook overflow trim failed; will retry"),
+      )
       .then(() =>
         claimDueDeliveries(options.query, clock(), {
           free,
@@ -177,6 +180,8 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       settlement,
       settings.disableAfterMs,
     );
+    // A stale answer (its claim lapsed and was taken again) is counted as what it would have been.
+    if (outcome === "stale") return settlement.kind === "retry" ? "retrying" : "failed";
     return outcome === "retrying" ? "retrying" : "failed";
   }
 
