@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 
 /**
- * The IPv6 forms that carry an IPv4 address, and where (docs/decisions.md#ipv4-inside-ipv6):
+ * The IPv6 forms that carry an IPv4 address, and where (docs/webhooks.md#which-urls; why: docs/decisions.md, "Webhook delivery"):
  * - `mapped`: IPv4-mapped `::ffff:0:0/96` (RFC 4291), how a dual-stack socket shows an IPv4 peer;
  * - `translated`: SIIT's IPv4-translated `::ffff:0:0:0/96` (RFC 2765);
  * - `compatible`: the deprecated IPv4-compatible `::/96` (RFC 4291), `::` and `::1` included;
