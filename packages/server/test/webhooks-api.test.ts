@@ -218,23 +218,25 @@ describeDatabases("the webhooks API", (target) => {
     });
     expect(enabled.webhook).toMatchObject({ enabled: true, disabledReason: null });
 
-    // As the delivery engine leaves an endpoint that answered 410.
+    // As the delivery engine leaves an endpoint that failed for 3 days.
     await target.database.db
       .update(webhooks)
-      .set({ enabled: false, disabledReason: "gone" })
+      .set({ enabled: false, disabledReason: "failing", failingSince: new Date(Date.now() - 4 * 86_400_000) })
       .where(eq(webhooks.id, webhook.id));
     const again = await client.webhooks.update.mutate({
       wallet: session.wallet,
       id: webhook.id,
       enabled: false,
     });
-    expect(again.webhook.disabledReason).toBe("gone");
+    expect(again.webhook.disabledReason).toBe("failing");
     const back = await client.webhooks.update.mutate({
       wallet: session.wallet,
       id: webhook.id,
       enabled: true,
     });
     expect(back.webhook).toMatchObject({ enabled: true, disabledReason: null });
+    // Re-enabled, it starts a new 3-day count: its next failure does not disable it at once.
+    expect((await storedRow(webhook.id)).failingSince).toBeNull();
   });
 
   it("deletes an endpoint with its deliveries; a second delete is 404", async () => {
