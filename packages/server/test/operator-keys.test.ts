@@ -119,4 +119,102 @@ describeDatabases("operator revokes keys", (target) => {
       actor: { type: "token", id: token.token.id, name: "moderator" },
     });
   });
+
+  it("issues a key to a wallet: the wallet holds it like its own, marked as issued by the operator", async () => {
+    const owner = await signIn(server.baseUrl);
+    const issued = await request(
+      server.baseUrl,
+      "POST",
+      `/operator/wallets/${owner.wallet.toLowerCase()}/keys`,
+      {
+        token: operatorSession,
+        body: {
+          name: "partner",
+          permissions: ["search"],
+          credits: { remaining: 500 },
+          reason: "partnership 42",
+        },
+      },
+    );
+    expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    const body = issued.body as { key: string; apiKey: { id: string; wallet: string; issuedBy: unknown } };
+    expect(body.apiKey).toMatchObject({ wallet: owner.wallet, issuedBy: { operator: true } });
+    const verified = await request(server.baseUrl, "POST", "/api-keys/verify", {
+      body: { key: body.key, permissions: ["search"] },
+    });
+    expect(verified.body).toMatchObject({ valid: true, code: "VALID", wallet: owner.wallet });
+
+    // The wallet sees it in its list and its trail, and rolls it like its own; the roll keeps the mark.
+    const listed = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
+    expect((listed.body as { keys: { id: string; issuedBy: unknown }[] }).keys).toEqual([
+      expect.objectContaining({ id: body.apiKey.id, issuedBy: { operator: true } }),
+    ]);
+    const trail = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}/events`, {
+      token: owner.token,
+    });
+    const created = (trail.body as { events: Event[] }).events.find((e) => e.action === "key.created");
+    expect(created?.changes).toMatchObject({ actor: "operator", reason: "partnership 42", name: "partner" });
+    expect(JSON.stringify(trail.body).toLowerCase()).not.toContain(operator.address.toLowerCase());
+    const rolled = await request(server.baseUrl, "POST", `/api-keys/${body.apiKey.id}/roll`, {
+      token: owner.token,
+      body: {},
+    });
+    expect(rolled.status).toBe(201);
+    expect(rolled.body).toMatchObject({ apiKey: { issuedBy: { operator: true } } });
+
+    const operatorTrail = await request(server.baseUrl, "GET", `/operator/events?wallet=${owner.wallet}`, {
+      token: operatorSession,
+    });
+    expect((operatorTrail.body as { events: Event[] }).events).toEqual([
+      expect.objectContaining({
+        action: "key.issued",
+        keyId: body.apiKey.id,
+        reason: "partnership 42",
+        actor: { type: "wallet", address: operator.address },
+      }),
+    ]);
+
+    // A wallet's own key reads issuedBy null.
+    const own = await ownedKey();
+    const mine = await request(server.baseUrl, "GET", `/api-keys/${own.id}`, { token: own.owner.token });
+    expect(mine.body).toMatchObject({ apiKey: { issuedBy: null } });
+  });
+
+  it("issues under the wallet's active-key cap and needs keys:issue", async () => {
+    const capped = await startTestServer(target, {
+      OPERATOR_WALLETS: operator.address,
+      MAX_ACTIVE_KEYS_PER_WALLET: "1",
+    });
+    try {
+      const session = (await signIn(capped.baseUrl, operator)).token;
+      const owner = await signIn(capped.baseUrl);
+      const issue = (token: string) =>
+        request(capped.baseUrl, "POST", `/operator/wallets/${owner.wallet}/keys`, {
+          token,
+          body: { name: "k" },
+        });
+      expect((await issue(session)).status).toBe(201);
+      const full = await issue(session);
+      expect(full.status).toBe(409);
+      expect(full.body).toEqual({
+        code: "CONFLICT",
+        message: "This wallet already holds the maximum of 1 active keys",
+      });
+      const created = await request(capped.baseUrl, "POST", "/operator/tokens", {
+        token: session,
+        body: { name: "revoker", scopes: ["keys:write"] },
+      });
+      const refused = await issue((created.body as { secret: string }).secret);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ reason: "INSUFFICIENT_SCOPE", details: { scope: "keys:issue" } });
+      expect((await issue(owner.token)).status).toBe(403);
+      const bad = await request(capped.baseUrl, "POST", "/operator/wallets/0x123/keys", {
+        token: session,
+        body: { name: "k" },
+      });
+      expect(bad.status).toBe(400);
+    } finally {
+      await capped.close();
+    }
+  });
 });

@@ -69,6 +69,9 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.wallets.events": FORWARDED,
   "operator.wallets.usage": FORWARDED,
   "operator.keys.revoke": FORWARDED,
+  "operator.keys.issue": FORWARDED,
+  "operator.payments.list": FORWARDED,
+  "operator.payments.totals": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

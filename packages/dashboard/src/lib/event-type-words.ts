@@ -13,6 +13,7 @@ const EVENT_TYPE_WORDS: Record<WebhookEventType, string> = {
   "credits.exhausted": "Credits exhausted",
   "credits.topped_up": "Credits topped up",
   "limits.updated": "Wallet-wide limit changed",
+  "webhook.disabled": "Another endpoint disabled",
 };
 
 /**

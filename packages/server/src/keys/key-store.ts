@@ -37,6 +37,8 @@ export interface KeyStore {
     credits: CreditsInput | null;
     meta: KeyMeta | null;
     allowedIps: string[] | null;
+    /** The operator issuing it to the wallet (docs/operator.md#keys); absent: the wallet's own create. */
+    issuedBy?: { actor: OperatorActor; reason: string | null } | undefined;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
   /**

@@ -44,6 +44,9 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.events": true,
   "operator.wallets.usage": true,
   "operator.keys.revoke": true,
+  "operator.keys.issue": true,
+  "operator.payments.list": true,
+  "operator.payments.totals": true,
   meta: true,
 };
 

@@ -19,6 +19,7 @@ import {
 } from "../schemas/api-key.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
+import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
 import { keyVerifications } from "./key-verifications.js";
@@ -109,28 +110,7 @@ export const keysRouter = router({
           message: "A session can only create keys for its own wallet",
         });
       }
-      const now = new Date();
-      if (input.expiresAt !== undefined && input.expiresAt <= now) {
-        throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
-      }
-      const created = await ctx.keys.create({
-        wallet: ctx.wallet,
-        name: input.name,
-        expiresAt: input.expiresAt ?? null,
-        rateLimit: input.rateLimit ?? null,
-        permissions: input.permissions ?? [],
-        credits: input.credits ?? null,
-        meta: input.meta ?? null,
-        allowedIps: input.allowedIps ?? null,
-        now,
-      });
-      if (!created.ok) {
-        throw new TRPCError({
-          code: "CONFLICT",
-          message: `This wallet already holds the maximum of ${created.max} active keys`,
-        });
-      }
-      return { key: created.key, apiKey: created.apiKey };
+      return createKeyFor(ctx, ctx.wallet, input);
     }),
 
   list: sessionProcedure

@@ -16,11 +16,13 @@ import { listEventsInput } from "../schemas/key-event.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
+  issueKeyInput,
   listOperatorEventsInput,
   listOperatorTokensInput,
   revokeAnyKeyInput,
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
+import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
@@ -43,6 +45,7 @@ import { limitsHttp } from "./limits.js";
 import { metaHttp } from "./meta.js";
 import { operatorAuditHttp } from "./operator/audit.js";
 import { operatorKeysHttp } from "./operator/keys.js";
+import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
@@ -136,5 +139,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
   restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
     caller.operator.keys.revoke(input),
+  ),
+  restRoute(operatorKeysHttp.issue, issueKeyInput, (caller, input) => caller.operator.keys.issue(input)),
+  restRoute(operatorPaymentsHttp.list, listPaymentsInput, (caller, input) =>
+    caller.operator.payments.list(input),
+  ),
+  restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
+    caller.operator.payments.totals(input),
   ),
 ];

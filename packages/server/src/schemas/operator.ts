@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createKeyInput } from "./api-key.js";
 import {
   keyId,
   nextCursor,
@@ -167,3 +168,8 @@ export const operatorReason = z
   .meta({ description: "Why, recorded in the operator's trail and the wallet's (the wallet reads it)" });
 
 export const revokeAnyKeyInput = z.object({ id: keyId, reason: operatorReason });
+
+/** The owner's create body, for the wallet in the path, with an optional reason for the trails. */
+export const issueKeyInput = createKeyInput
+  .omit({ wallet: true })
+  .extend({ wallet: walletInput, reason: operatorReason.optional() });

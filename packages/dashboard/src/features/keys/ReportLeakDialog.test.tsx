@@ -23,6 +23,7 @@ const apiKey: ApiKey = {
   meta: null,
   leak: null,
   allowedIps: null,
+  issuedBy: null,
 };
 
 describe("Report leaked", () => {

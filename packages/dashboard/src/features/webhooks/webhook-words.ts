@@ -16,6 +16,7 @@ export const EVENT_GROUPS: readonly { label: string; events: readonly WebhookEve
   { label: "Keys", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("key.")) },
   { label: "Credits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("credits.")) },
   { label: "Limits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("limits.")) },
+  { label: "Endpoints", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("webhook.")) },
 ];
 
 /** The subscribed events in words, "All events" when it is every one. */
@@ -41,6 +42,7 @@ export function describeWebhookState(webhook: Pick<Webhook, "enabled" | "disable
 export function describeDeliveryStatus(delivery: Pick<WebhookDelivery, "status" | "attempts">): string {
   if (delivery.status === "succeeded") return "Delivered";
   if (delivery.status === "failed") return "Failed";
+  if (delivery.status === "dropped") return "Dropped";
   return delivery.attempts > 0 ? "Retrying" : "Pending";
 }
 

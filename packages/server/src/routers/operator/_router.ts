@@ -1,6 +1,7 @@
 import { router } from "../../trpc.js";
 import { operatorAuditRouter } from "./audit.js";
 import { operatorKeysRouter } from "./keys.js";
+import { operatorPaymentsRouter } from "./payments.js";
 import { operatorTokensRouter } from "./tokens.js";
 import { operatorWalletsRouter } from "./wallets.js";
 
@@ -10,4 +11,5 @@ export const operatorRouter = router({
   audit: operatorAuditRouter,
   wallets: operatorWalletsRouter,
   keys: operatorKeysRouter,
+  payments: operatorPaymentsRouter,
 });
