@@ -48,3 +48,5 @@ export {
   type WindowLimit,
   type WindowLimitOptions,
 } from "./window-limit.js";
+// Connections holding bytes their client does not read
+export { applyWriteTimeout, WRITE_TIMEOUT_MS } from "./write-timeout.js";
