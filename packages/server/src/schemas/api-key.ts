@@ -153,12 +153,9 @@ export const rollKeyOutput = z.object({
 
 /** Body of the self-report: a key its holder wants revoked. */
 export const reportLeakInput = z.object({
-  key: storedText
-    .min(1)
-    .max(256)
-    .meta({
-      description: "The key found in public (any text is accepted; U+0000 and lone surrogates are 400)",
-    }),
+  key: storedText.min(1).max(256).meta({
+    description: "The key found in public (any text is accepted; U+0000 and lone surrogates are 400)",
+  }),
 });
 
 /** The self-report's answer: the same for every key, real or not. */

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { storedText } from "./stored-text.js";
 
 /** Longest key name, in UTF-16 code units after trimming. */
