@@ -42,6 +42,8 @@ export const slowTests = [
   "test/docs-walkthrough.test.ts",
   // Hostile text in every string field of every procedure, generated from the router: hundreds of calls.
   "test/stored-text-property.test.ts",
+  // The real entry point in a child process, with a rejection and a throw injected.
+  "test/process-faults.test.ts",
 ];
 
 /** Settings both tiers share. */
