@@ -29,9 +29,22 @@ describe("the server process and faults nothing handled", () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: "memory:", NODE_OPTIONS: `--import ${injector}` }, 120_000);
+    server = await spawnServer(
+      {
+        DATABASE_URL: "memory:",
+        NODE_OPTIONS: `--import ${injector}`,
+        // A node that is not there, behind a URL carrying credentials: the start logs name neither.
+        RPC_URL: "http://rpcuser:rpcpass@127.0.0.1:9/v3/sk_provider_key",
+      },
+      120_000,
+    );
   });
   afterAll(() => server.stop("SIGKILL"));
+
+  it("starts without printing a credential-bearing URL setting", () => {
+    expect(server.output()).toContain("RPC_URL did not answer at start");
+    expect(server.output()).not.toMatch(SECRETS);
+  });
 
   it("keeps serving after unhandled rejections, logging one redacted line per distinct message and counting each", async () => {
     server.child.kill("SIGUSR2");
