@@ -45,6 +45,13 @@ describe("clientAddress", () => {
     expect(clientAddress("::ffff:127.0.0.1", "::ffff:203.0.113.7", defaults)).toBe("203.0.113.7");
   });
 
+  it("unmaps a hex-written IPv4-mapped address too, and leaves the other embedding forms IPv6", () => {
+    expect(clientAddress("::ffff:127.0.0.1", "::ffff:cb00:7163", defaults)).toBe("203.0.113.99");
+    expect(clientAddress("::ffff:cb00:7163", null, defaults)).toBe("203.0.113.99");
+    expect(clientAddress("::ffff:7f00:1", "203.0.113.7", defaults)).toBe("203.0.113.7");
+    expect(clientAddress("2002:cb00:7163::1", null, defaults)).toBe("2002:cb00:7163::1");
+  });
+
   it("gives no address for a garbage entry or an unknown peer", () => {
     expect(clientAddress("127.0.0.1", "not-an-ip", trusted)).toBeUndefined();
     expect(clientAddress("127.0.0.1", "1.1.1.1, not-an-ip", trusted)).toBeUndefined();

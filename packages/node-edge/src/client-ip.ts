@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
+import { unmappedIpv4 } from "./embedded-ipv4.js";
 
 /** The proxies whose `X-Forwarded-For` a server believes, built once from `TRUSTED_PROXIES`. */
 export interface TrustedProxies {
@@ -38,7 +39,7 @@ export function createTrustedProxies(entries: readonly string[]): TrustedProxies
     has: (address) => {
       const remembered = known.get(address);
       if (remembered !== undefined) return remembered;
-      const plain = unmapped(address);
+      const plain = unmappedIpv4(address);
       const family = isIP(plain);
       const trusted = family !== 0 && list.check(plain, family === 6 ? "ipv6" : "ipv4");
       if (known.size >= 1_024) known.clear();
@@ -53,8 +54,8 @@ export function createTrustedProxies(entries: readonly string[]): TrustedProxies
  * `X-Forwarded-For` entry that is not trusted (each proxy appends the peer it saw, so entries left of
  * the first untrusted one are whatever the client wrote), or the left-most entry when every hop is
  * trusted (the peer when the header is absent or empty). Undefined when the peer is unknown (the
- * socket has closed) or the chosen entry is not an IP address. IPv4-mapped IPv6 addresses come back
- * as IPv4. `forwardedFor` may be a list: node's types allow one for a repeated header.
+ * socket has closed) or the chosen entry is not an IP address. IPv4-mapped IPv6 addresses, dotted or
+ * hex (`::ffff:cb00:7163`), come back as IPv4 (embedded-ipv4.ts). `forwardedFor` may be a list: node's types allow one for a repeated header.
  * @example clientAddress("127.0.0.1", "203.0.113.7, 127.0.0.1", trusted) // "203.0.113.7"
  */
 export function clientAddress(
@@ -63,16 +64,16 @@ export function clientAddress(
   trusted: TrustedProxies,
 ): string | undefined {
   if (peer === undefined || peer === "") return undefined;
-  if (forwardedFor === null || forwardedFor === undefined || !trusted.has(peer)) return unmapped(peer);
+  if (forwardedFor === null || forwardedFor === undefined || !trusted.has(peer)) return unmappedIpv4(peer);
   const hops = (typeof forwardedFor === "string" ? forwardedFor : forwardedFor.join(","))
     .split(",")
     .map((hop) => hop.trim())
     .filter((hop) => hop !== "");
   for (let index = hops.length - 1; index >= 0; index--) {
     const hop = hops[index] ?? "";
-    if (index === 0 || !trusted.has(hop)) return isIP(hop) === 0 ? undefined : unmapped(hop);
+    if (index === 0 || !trusted.has(hop)) return isIP(hop) === 0 ? undefined : unmappedIpv4(hop);
   }
-  return unmapped(peer);
+  return unmappedIpv4(peer);
 }
 
 /**
@@ -81,8 +82,4 @@ export function clientAddress(
  */
 export function requestClientAddress(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
   return clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-}
-
-function unmapped(address: string): string {
-  return address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }

@@ -15,4 +15,9 @@ describe("clientLimitKey", () => {
     expect(clientLimitKey(undefined)).toBe("unknown");
     expect(clientLimitKey("not an address")).toBe("unknown");
   });
+
+  it("counts an IPv4-mapped address, dotted or hex, as its IPv4 address", () => {
+    expect(clientLimitKey("::ffff:203.0.113.99")).toBe("203.0.113.99");
+    expect(clientLimitKey("::ffff:cb00:7163")).toBe("203.0.113.99");
+  });
 });

@@ -10,6 +10,14 @@ export {
   type TrustedProxies,
 } from "./client-ip.js";
 export { clientLimitKey } from "./client-key.js";
+// IPv4 inside IPv6: the one rule for every embedding form
+export {
+  type EmbeddedIpv4,
+  type EmbeddingForm,
+  embeddedIpv4,
+  ipv6Groups,
+  unmappedIpv4,
+} from "./embedded-ipv4.js";
 // Rate limits: fixed windows aligned to the epoch, in this process or shared through Redis
 export { createFallbackRateLimiter } from "./fallback-rate-limiter.js";
 // Metrics: HTTP requests and who may read /metrics

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import { unmappedIpv4 } from "./embedded-ipv4.js";
 
 /** Whether a request may read `/metrics`, and if not, why. */
 export type MetricsAccess = "allowed" | "unauthorized" | "forbidden";
@@ -65,8 +66,8 @@ export function createMetricsAccess(token: string | undefined): (request: Metric
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
 export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
-  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return v4.startsWith("127.") || address === "::1";
+  const plain = unmappedIpv4(address);
+  return (isIP(plain) === 4 && plain.startsWith("127.")) || plain === "::1";
 }
 
 /** Whether a `Host` header names this machine by a loopback name: `localhost`, 127.0.0.0/8 or `[::1]`, with any port. */

@@ -20,6 +20,7 @@ import { verifyRoute } from "./http/verify-route.js";
 import { createLeakRoutes } from "./leaks/leak-routes.js";
 import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
+import { createPaymentsCsvRoute, PAYMENTS_CSV_ROUTE } from "./operator/payments-csv-route.js";
 import { createPaymentServices } from "./payments/payment-services.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
@@ -29,6 +30,7 @@ import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
 import { createExpiryEvents } from "./webhooks/expiry-events.js";
 import { deleteOldWebhookMessages, webhookRetentionCutoff } from "./webhooks/retention.js";
+import type { ResolveHost } from "./webhooks/send-address.js";
 
 export interface CreateAppOptions {
   /** Use this database instead of opening `env.DATABASE_URL`; the app then leaves closing it to the caller. */
@@ -45,6 +47,8 @@ export interface CreateAppOptions {
    * reset (`WRITE_TIMEOUT_MS`, 20 s; tests use short ones).
    */
   writeTimeoutMs?: number;
+  /** How webhook URLs' host names resolve, at create and at send (the system resolver; tests stand in for DNS). */
+  webhookResolve?: ResolveHost;
 }
 
 /** node:http's timeouts, in milliseconds, as its `createServer` options name them. */
@@ -137,6 +141,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       metrics.leaks,
       webhooksKey,
       () => baseUrl,
+      options.webhookResolve,
     ),
   };
   const restRoutes = compileRestRoutes(REST_ROUTES);
@@ -148,7 +153,10 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     openApiDocument,
     metrics,
     fastRoutes: new Map([["POST /api-keys/verify", verifyRoute], ...(options.fastRoutes ?? [])]),
-    rawRoutes: createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
+    rawRoutes: new Map([
+      ...createLeakRoutes(env, services.procedures.leaks, verification, metrics.leaks, logger),
+      [PAYMENTS_CSV_ROUTE, createPaymentsCsvRoute(services.procedures)],
+    ]),
   });
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);
@@ -182,6 +190,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
     logger,
     metrics: metrics.webhooks,
+    ...(options.webhookResolve === undefined ? {} : { resolve: options.webhookResolve }),
   });
   // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = [

@@ -27,6 +27,7 @@ import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
+import type { LookupAddresses } from "./webhooks/target.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 
 /**
@@ -44,6 +45,7 @@ export function createProcedureServices(
   leakMetrics: LeakMetrics,
   webhooksKey: Buffer,
   baseUrl: () => string | undefined = () => undefined,
+  webhookLookup?: LookupAddresses,
 ): ProcedureServices {
   const { db } = database;
   const payments = env.PAYMENTS_NETWORK !== undefined;
@@ -100,7 +102,12 @@ export function createProcedureServices(
     }),
     verifier: verification.verifier,
     topUps,
-    webhooks: createWebhookService({ db, key: webhooksKey, allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE }),
+    webhooks: createWebhookService({
+      db,
+      key: webhooksKey,
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+      ...(webhookLookup === undefined ? {} : { lookup: webhookLookup }),
+    }),
     operators: createOperatorService({
       db,
       keyPrefix: env.KEY_PREFIX,

@@ -71,6 +71,7 @@ describeDatabases("API keys over REST", (target) => {
       meta: null,
       leak: null,
       allowedIps: null,
+      issuedBy: null,
     });
     const [row] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.hash).toBe(hashKey(key));

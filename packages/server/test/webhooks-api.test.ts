@@ -12,6 +12,7 @@ import { parseEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { isPublicAddress } from "../src/webhooks/address-policy.js";
 import { decryptSecret } from "../src/webhooks/secret.js";
+import { type ResolveHost, systemResolve } from "../src/webhooks/send-address.js";
 import { type DatabaseTarget, describeDatabases } from "./support/databases.js";
 import { trpcClient } from "./support/keys.js";
 import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
@@ -51,6 +52,16 @@ type Session = { token: string; wallet: string };
 const KEY = Buffer.from(TEST_WEBHOOKS_KEY, "base64");
 const HOOK = "https://hooks.example.com/keyport";
 
+/**
+ * DNS as the tests need it: the reserved names they use (RFC 2606's example.com, RFC 6761's .invalid)
+ * do not resolve, at once, rather than after a round trip to a resolver that a loaded machine may
+ * answer only after the check's 2 s timeout; this machine's own name resolves as the system says.
+ */
+const reservedNamesUnresolved: ResolveHost = (hostname) =>
+  /(^|\.)(example\.com|invalid)$/.test(hostname)
+    ? Promise.reject(Object.assign(new Error("not found"), { code: "ENOTFOUND" }))
+    : systemResolve(hostname);
+
 /** The real app on a loopback port, its log lines captured. */
 async function startApp(
   target: Pick<DatabaseTarget, "database" | "url">,
@@ -66,6 +77,7 @@ async function startApp(
   const app = await createApp(parseEnv(settings), {
     database: target.database,
     logger: createLogger("info", logSink(lines)),
+    webhookResolve: reservedNamesUnresolved,
   });
   const port = await app.listen(0, "127.0.0.1");
   return { app, baseUrl: `http://127.0.0.1:${port}` };
@@ -206,23 +218,25 @@ describeDatabases("the webhooks API", (target) => {
     });
     expect(enabled.webhook).toMatchObject({ enabled: true, disabledReason: null });
 
-    // As the delivery engine leaves an endpoint that answered 410.
+    // As the delivery engine leaves an endpoint that failed for 3 days.
     await target.database.db
       .update(webhooks)
-      .set({ enabled: false, disabledReason: "gone" })
+      .set({ enabled: false, disabledReason: "failing", failingSince: new Date(Date.now() - 4 * 86_400_000) })
       .where(eq(webhooks.id, webhook.id));
     const again = await client.webhooks.update.mutate({
       wallet: session.wallet,
       id: webhook.id,
       enabled: false,
     });
-    expect(again.webhook.disabledReason).toBe("gone");
+    expect(again.webhook.disabledReason).toBe("failing");
     const back = await client.webhooks.update.mutate({
       wallet: session.wallet,
       id: webhook.id,
       enabled: true,
     });
     expect(back.webhook).toMatchObject({ enabled: true, disabledReason: null });
+    // Re-enabled, it starts a new 3-day count: its next failure does not disable it at once.
+    expect((await storedRow(webhook.id)).failingSince).toBeNull();
   });
 
   it("deletes an endpoint with its deliveries; a second delete is 404", async () => {
@@ -282,6 +296,11 @@ describeDatabases("the webhooks API", (target) => {
     "https://169.254.169.254/latest/meta-data",
     "https://[::1]/hook",
     "https://[::ffff:127.0.0.1]/hook",
+    // IPv4 inside IPv6, judged by the IPv4 address: IPv4-compatible, SIIT, 6to4, NAT64.
+    "https://[::127.0.0.1]/hook",
+    "https://[::ffff:0:7f00:1]/hook",
+    "https://[2002:7f00:1::]/hook",
+    "https://[64:ff9b::a9fe:a9fe]/hook",
     "https://localhost/hook",
     "https://api.localhost/hook",
     "https://0x7f.1/hook",

@@ -5,7 +5,8 @@ import { afterEach, beforeAll, expect, it } from "vitest";
 import { createRawQuery } from "../src/db/raw.js";
 import { keyEvents, webhookDeliveries, webhookMessages, webhooks } from "../src/db/schema/index.js";
 import { createWebhookMetrics, type WebhookMetrics } from "../src/metrics/webhooks.js";
-import { CLAIM_LEASE_MS, claimDueDeliveries } from "../src/webhooks/claim.js";
+import type { WebhookEventType } from "../src/schemas/webhook.js";
+import { CLAIM_LEASE_MS, claimDueDeliveries, idleSlots } from "../src/webhooks/claim.js";
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from "../src/webhooks/dispatcher.js";
 import { enqueueWebhookSql } from "../src/webhooks/enqueue.js";
 import { deleteOldWebhookMessages } from "../src/webhooks/retention.js";
@@ -48,14 +49,17 @@ describeDatabases("webhook delivery", (target) => {
     return started;
   }
 
-  async function addEndpoint(url: string, options: { previousSecret?: string; enabled?: boolean } = {}) {
+  async function addEndpoint(
+    url: string,
+    options: { previousSecret?: string; enabled?: boolean; events?: WebhookEventType[] } = {},
+  ) {
     const secret = newWebhookSecret();
     const id = `wh_${String(endpointCount++).padStart(22, "0")}`;
     await target.database.db.insert(webhooks).values({
       id,
       wallet: WALLET,
       url,
-      events: ["key.revoked"],
+      events: options.events ?? ["key.revoked"],
       enabled: options.enabled ?? true,
       secret: encryptSecret(KEY, secret),
       ...(options.previousSecret === undefined
@@ -86,6 +90,9 @@ describeDatabases("webhook delivery", (target) => {
       allowPrivate: true,
       logger: logged,
       random: () => 0.5,
+      // A look every 50 ms rather than every second: the tests wait on deliveries, not on the poll
+      // (the first test keeps production's 1 s, whose promise it checks).
+      pollIntervalMs: 50,
       ...options,
     });
     cleanups.push(() => dispatcher.stop());
@@ -110,7 +117,7 @@ describeDatabases("webhook delivery", (target) => {
     const hook = await receiver([]);
     const { secret } = await addEndpoint(hook.url);
     hook.setSecrets([secret]);
-    dispatch();
+    dispatch({ pollIntervalMs: 1_000 });
     await enqueue();
     const committed = performance.now();
     await pollFor(() => hook.received[0]);
@@ -161,6 +168,8 @@ describeDatabases("webhook delivery", (target) => {
     expect(first.status).toBe("pending");
     expect(first.attempts).toBe(1);
     expect(first.lastResponse).toBe("down");
+    const [failing] = await target.database.db.select().from(webhooks);
+    expect(failing?.failingSince?.getTime()).toBe(first.lastAttemptAt?.getTime());
     const firstDelay = (first.nextAttemptAt?.getTime() ?? 0) - (first.lastAttemptAt?.getTime() ?? 0);
     expect(firstDelay).toBeGreaterThanOrEqual(5_000);
     expect(firstDelay).toBeLessThan(5_000 + 1_000);
@@ -175,6 +184,9 @@ describeDatabases("webhook delivery", (target) => {
     dispatcher.wake();
     const third = await deliveryWhen((r) => r.status === "succeeded");
     expect(third).toMatchObject({ attempts: 3, lastStatusCode: 200, lastResponse: "ok" });
+    // A 2xx ends the failing streak.
+    const [healthy] = await target.database.db.select().from(webhooks);
+    expect(healthy?.failingSince).toBeNull();
     expect(new Set(hook.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
     expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
   });
@@ -199,28 +211,48 @@ describeDatabases("webhook delivery", (target) => {
     expect(text).toContain("keyport_webhook_outbox_depth 0");
   });
 
-  it("after the last scheduled retry fails, fails the delivery, disables the endpoint and says so in the audit trail", async () => {
-    const hook = await receiver([], answerStatus(500));
+  it("after the last scheduled retry fails, fails the delivery; after 3 days of failures disables the endpoint and tells its owner", async () => {
+    // Each answer takes 100 ms: the wait below must tell a delivery being sent from one recorded.
+    const slow500: ReceiverAnswer = (req, res, received) =>
+      setTimeout(() => answerStatus(500)(req, res, received), 100);
+    const hook = await receiver([], slow500);
     const { id } = await addEndpoint(hook.url);
+    const watcher = await receiver([]);
+    const { secret: watcherSecret } = await addEndpoint(watcher.url, { events: ["webhook.disabled"] });
+    watcher.setSecrets([watcherSecret]);
     const dispatcher = dispatch();
     await enqueue();
     const delays = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+    let previousAttemptAt: number | undefined;
     for (const [index, delay] of delays.entries()) {
-      await deliveryWhen(
+      // Recorded, not merely claimed: a claim counts the attempt before the send, and a row still
+      // being sent must not be taken for one that is due again.
+      const row = await deliveryWhen(
         (r) =>
           r.attempts === index + 1 &&
           r.lastAttemptAt !== null &&
-          r.nextAttemptAt !== null &&
-          r.nextAttemptAt > r.lastAttemptAt,
+          r.lastAttemptAt.getTime() !== previousAttemptAt &&
+          r.lastStatusCode === 500,
       );
+      previousAttemptAt = row.lastAttemptAt?.getTime();
       clock.advance(delay);
       dispatcher.wake();
     }
     const row = await deliveryWhen((r) => r.status === "failed");
     expect(row).toMatchObject({ attempts: 8, lastStatusCode: 500, nextAttemptAt: null });
     expect(hook.received).toHaveLength(8);
-    const [endpoint] = await target.database.db.select().from(webhooks).where(eq(webhooks.id, id));
-    expect(endpoint).toMatchObject({ enabled: false, disabledReason: "failing" });
+    // About 27 hours of failures: the endpoint keeps receiving (docs/webhooks.md, "Delivery").
+    const endpoint = async () =>
+      (await target.database.db.select().from(webhooks).where(eq(webhooks.id, id)))[0];
+    const failing = await endpoint();
+    expect(failing).toMatchObject({ enabled: true, disabledReason: null });
+    expect(failing?.failingSince).not.toBeNull();
+    // A new event's first attempt 3 days after the streak began disables the endpoint.
+    clock.advance(3 * 86_400_000 - 27 * 3_600_000);
+    await enqueue("key_2");
+    dispatcher.wake();
+    await pollFor(async () => ((await endpoint())?.enabled === false ? true : undefined));
+    expect(await endpoint()).toMatchObject({ enabled: false, disabledReason: "failing" });
     const events = await target.database.db
       .select()
       .from(keyEvents)
@@ -231,6 +263,13 @@ describeDatabases("webhook delivery", (target) => {
       keyId: null,
       changes: { webhookId: id, reason: "failing", url: hook.url },
     });
+    // The wallet's other endpoint subscribed to webhook.disabled hears of it.
+    const notice = await pollFor(() => watcher.received[0]);
+    expect(JSON.parse(notice.body)).toMatchObject({
+      type: "webhook.disabled",
+      data: { webhookId: id, reason: "failing", url: hook.url },
+    });
+    expect(notice.verifiedBy).toEqual([watcherSecret]);
   });
 
   it("signs with both secrets during a rotation's overlap, and with the new one alone after it", async () => {
@@ -328,9 +367,13 @@ describeDatabases("webhook delivery", (target) => {
     await addEndpoint("http://127.0.0.1:9/hooks");
     await enqueue();
     const query = createRawQuery(target.database.driver);
-    const [first] = await claimDueDeliveries(query, new Date(), 10);
+    const [first] = await claimDueDeliveries(query, new Date(), idleSlots(10));
     // The lease lapses (its process looked dead) and another claim takes the delivery.
-    const [second] = await claimDueDeliveries(query, new Date(Date.now() + CLAIM_LEASE_MS + 1_000), 10);
+    const [second] = await claimDueDeliveries(
+      query,
+      new Date(Date.now() + CLAIM_LEASE_MS + 1_000),
+      idleSlots(10),
+    );
     if (first === undefined || second === undefined) throw new Error("not claimed twice");
     const recorder = createSuccessRecorder(query);
     await recorder.record(first, { statusCode: 200, durationMs: 5, response: "late" }, new Date());
@@ -371,6 +414,14 @@ describeDatabases("webhook delivery", (target) => {
       ok: false,
       reason: "address not allowed",
     });
+    // IPv4 inside IPv6 is judged by the IPv4 address, at connect time too: 6to4 and SIIT of loopback.
+    for (const address of ["2002:7f00:1::", "::ffff:0:7f00:1"]) {
+      const embedded: ResolveHost = async () => [{ address, family: 6 }];
+      expect(await resolveSendTarget(new URL("https://embedded.example.test/"), false, embedded)).toEqual({
+        ok: false,
+        reason: "address not allowed",
+      });
+    }
     expect(await resolveSendTarget(new URL("http://93.184.216.34/"), false, mixed)).toEqual({
       ok: false,
       reason: "https required",

@@ -59,6 +59,20 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "webhooks.test": FORWARDED,
   "webhooks.deliveries": FORWARDED,
   "webhooks.redeliver": FORWARDED,
+  // The operator console (docs/operator.md): the server refuses a session that is not an operator's.
+  "operator.tokens.create": FORWARDED,
+  "operator.tokens.list": FORWARDED,
+  "operator.tokens.revoke": FORWARDED,
+  "operator.audit.list": FORWARDED,
+  "operator.wallets.list": FORWARDED,
+  "operator.wallets.get": FORWARDED,
+  "operator.wallets.keys": FORWARDED,
+  "operator.wallets.events": FORWARDED,
+  "operator.wallets.usage": FORWARDED,
+  "operator.keys.revoke": FORWARDED,
+  "operator.keys.issue": FORWARDED,
+  "operator.payments.list": FORWARDED,
+  "operator.payments.totals": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

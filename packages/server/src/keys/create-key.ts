@@ -3,6 +3,7 @@ import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import { keyCreatedChanges } from "../events/changes.js";
 import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import type { OperatorActor } from "../schemas/operator.js";
 import type { WebhookPayload } from "../schemas/webhook.js";
 import { keyEventData } from "../webhooks/key-event.js";
 import { newMessageId } from "../webhooks/message-id.js";
@@ -21,6 +22,8 @@ export interface CreateKeyParams {
   meta: KeyMeta | null;
   /** Normalised entries (the schema's `allowedIps`); null: any address. */
   allowedIps: string[] | null;
+  /** An operator issuing the key to the wallet (docs/operator.md#keys); absent: the wallet's own create. */
+  issuedBy?: { actor: OperatorActor; reason: string | null } | undefined;
   prefix: string;
   maxActiveKeys: number;
   now: Date;
@@ -60,8 +63,12 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     leakSource: null,
     leakReportedAt: null,
     allowedIps,
+    issuedByOperator: params.issuedBy !== undefined,
   };
-  const changes = keyCreatedChanges(params);
+  const changes = {
+    ...keyCreatedChanges(params),
+    ...(params.issuedBy ? { actor: "operator", reason: params.issuedBy.reason } : {}),
+  };
   const payload: WebhookPayload = {
     type: "key.created",
     timestamp: now.toISOString(),
@@ -84,6 +91,10 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
       balance === undefined ? null : { ...balance, refilledAt: balance.refilledAt?.toISOString() ?? null },
     changes: JSON.stringify(changes),
     webhook: { messageId: newMessageId(now), payload: JSON.stringify(payload) },
+    operatorEvent:
+      params.issuedBy === undefined
+        ? null
+        : { actor: JSON.stringify(params.issuedBy.actor), reason: params.issuedBy.reason },
     maxActiveKeys: params.maxActiveKeys,
   });
   if (!inserted) return { ok: false as const };

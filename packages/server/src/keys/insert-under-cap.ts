@@ -2,7 +2,7 @@ import { and, eq, fillPlaceholders, getTableName, type Query, type SQL, sql } fr
 import { PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import type { Driver } from "../db/database.js";
-import { apiKeys, keyCredits, keyEvents, walletActiveKeys } from "../db/schema/index.js";
+import { apiKeys, keyCredits, keyEvents, operatorEvents, walletActiveKeys } from "../db/schema/index.js";
 import { INVALIDATION_CHANNEL } from "../verify/invalidation.js";
 import { seenWalletSql } from "../wallets/seen-wallet.js";
 import { outboxCtes } from "../webhooks/outbox-ctes.js";
@@ -37,6 +37,8 @@ export interface InsertUnderCapValues {
   changes: string;
   /** The `key.created` webhook: its message id and the JSON of its whole body (docs/webhooks.md). */
   webhook: { messageId: string; payload: string };
+  /** An operator's issue (docs/operator.md#keys): its actor (JSON) and reason, recorded in its trail; null: the wallet's own create. */
+  operatorEvent: { actor: string; reason: string | null } | null;
   maxActiveKeys: number;
 }
 
@@ -84,18 +86,31 @@ function keyInsert(from: string): SQL {
       apiKeys.meta,
       apiKeys.creditsId,
       apiKeys.allowedIps,
+      apiKeys.issuedByOperator,
     ],
     // The permissions arrive as a JSON array: the two drivers encode array parameters differently.
-    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text, (select array_agg(e order by i) from jsonb_array_elements_text(${p("allowedIps")}::jsonb) with ordinality as t(e, i))::text[] from ${sql.identifier(from)}`,
+    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text, (select array_agg(e order by i) from jsonb_array_elements_text(${p("allowedIps")}::jsonb) with ordinality as t(e, i))::text[], ${p("operatorActor")}::text is not null from ${sql.identifier(from)}`,
   );
 }
 
 /**
  * The balance (when the key has one), the key, its `key.created` event, the wallet's last activity
- * (wallets/seen-wallet.ts) and its webhook (for a wallet with a subscribed endpoint), once `gate` has a row.
+ * (wallets/seen-wallet.ts), its webhook (for a wallet with a subscribed endpoint) and, for a key the
+ * operator issued, the operator's `key.issued` event, once `gate` has a row.
  */
 function inserts(gate: string): SQL {
-  return sql`c as (${creditsInsert(gate)}), k as (${keyInsert(gate)} returning 1), e as (${insertInto(
+  return sql`c as (${creditsInsert(gate)}), k as (${keyInsert(gate)} returning 1), o as (${insertInto(
+    operatorEvents,
+    [
+      operatorEvents.actor,
+      operatorEvents.action,
+      operatorEvents.at,
+      operatorEvents.wallet,
+      operatorEvents.keyId,
+      operatorEvents.reason,
+    ],
+    sql`select ${p("operatorActor")}::jsonb, 'key.issued', ${p("now")}::timestamptz, ${p("wallet")}::text, ${p("id")}::text, ${p("operatorReason")}::text from k where ${p("operatorActor")}::text is not null`,
+  )}), e as (${insertInto(
     keyEvents,
     [keyEvents.wallet, keyEvents.keyId, keyEvents.action, keyEvents.at, keyEvents.changes],
     sql`select ${p("wallet")}::text, ${p("id")}::text, 'key.created', ${p("now")}::timestamptz, ${p("changes")}::jsonb from k`,
@@ -154,6 +169,8 @@ function parameters(query: Query, values: InsertUnderCapValues): Array<string | 
     refillInterval: values.credits?.refillInterval ?? null,
     refillAmount: values.credits?.refillAmount ?? null,
     refilledAt: values.credits?.refilledAt ?? null,
+    operatorActor: values.operatorEvent?.actor ?? null,
+    operatorReason: values.operatorEvent?.reason ?? null,
   });
   return filled.map((value) => {
     if (value === null || typeof value === "string" || typeof value === "number") return value;

@@ -4,6 +4,7 @@ import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import type { OperatorActor } from "../schemas/operator.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
 import { selectOwnedKey } from "./get-key.js";
@@ -36,6 +37,8 @@ export interface KeyStore {
     credits: CreditsInput | null;
     meta: KeyMeta | null;
     allowedIps: string[] | null;
+    /** The operator issuing it to the wallet (docs/operator.md#keys); absent: the wallet's own create. */
+    issuedBy?: { actor: OperatorActor; reason: string | null } | undefined;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
   /**
@@ -73,6 +76,12 @@ export interface KeyStore {
   >;
   /** Revokes now (idempotent); null when the wallet has no such key. */
   revoke(params: { id: string; wallet: string; now: Date }): Promise<ApiKey | null>;
+  /** An operator's revocation of any wallet's key, with its reason (docs/operator.md#keys). */
+  revokeAsOperator(params: {
+    id: string;
+    now: Date;
+    by: { actor: OperatorActor; reason: string };
+  }): Promise<ApiKey | null>;
   /**
    * Issues a new secret for an active, never-rolled key and schedules the old one's revocation.
    * A roll with grace needs room under the cap (`cap` otherwise); one without is always allowed.
@@ -115,6 +124,12 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   const balances = options.balances ?? createDatabaseBalanceWriter();
   const loadLive = async (rows: readonly ApiKeyRow[], now: Date) =>
     overlayLive(await loadCredits(db, rows), options.liveCredits, now);
+  // The owner's revocation and the operator's share one path (keys/revoke-key.ts).
+  const revoke = async (params: Parameters<typeof revokeKey>[2]) => {
+    const row = await revokeKey(db, changes, params);
+    if (row === null) return null;
+    return toApiKey(row, params.now, creditsOf(await loadLive([row], params.now), row));
+  };
   return {
     maxActiveKeys,
     async create(params) {
@@ -174,11 +189,8 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
             ).get(updated.credits.id);
       return { ok: true, apiKey: toApiKey(updated.row, params.now, credits) };
     },
-    async revoke(params) {
-      const row = await revokeKey(db, changes, params);
-      if (row === null) return null;
-      return toApiKey(row, params.now, creditsOf(await loadLive([row], params.now), row));
-    },
+    revoke,
+    revokeAsOperator: revoke,
     async roll(params) {
       const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys });
       if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };

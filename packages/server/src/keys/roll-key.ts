@@ -80,6 +80,7 @@ export async function rollKey(db: Db, changes: KeyChanges, params: RollKeyParams
       permissions: old.permissions,
       meta: old.meta,
       allowedIps: old.allowedIps,
+      issuedByOperator: old.issuedByOperator,
       // One balance: the new key spends it, and so does the old one during its grace.
       creditsId: old.creditsId,
       rolledFrom: old.id,

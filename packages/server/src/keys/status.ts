@@ -36,5 +36,6 @@ export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): Ap
         ? { url: row.leakUrl, source: row.leakSource, reportedAt: row.leakReportedAt }
         : null,
     allowedIps: row.allowedIps,
+    issuedBy: row.issuedByOperator ? { operator: true } : null,
   };
 }

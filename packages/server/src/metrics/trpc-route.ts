@@ -38,6 +38,15 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.tokens.list": true,
   "operator.tokens.revoke": true,
   "operator.audit.list": true,
+  "operator.wallets.list": true,
+  "operator.wallets.get": true,
+  "operator.wallets.keys": true,
+  "operator.wallets.events": true,
+  "operator.wallets.usage": true,
+  "operator.keys.revoke": true,
+  "operator.keys.issue": true,
+  "operator.payments.list": true,
+  "operator.payments.totals": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

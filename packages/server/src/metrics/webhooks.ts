@@ -4,14 +4,16 @@ import type { Database } from "../db/database.js";
 import { webhookDeliveries } from "../db/schema/index.js";
 
 /**
- * How one claimed delivery ended: answered 2xx, failed and due again later, failed for good (410,
- * or its retries ran out: the endpoint is disabled), or not sent because its endpoint is disabled.
+ * How a delivery's attempt ended: answered 2xx, failed and due again later, failed for good (410,
+ * or its retries ran out), not sent because its endpoint is disabled, or dropped unsent because its
+ * endpoint held too many undelivered messages.
  */
-export type WebhookOutcome = "succeeded" | "retrying" | "failed" | "skipped";
+export type WebhookOutcome = "succeeded" | "retrying" | "failed" | "skipped" | "dropped";
 
 /** Metrics of webhook delivery (docs/metrics.md). */
 export interface WebhookMetrics {
-  delivered(outcome: WebhookOutcome): void;
+  /** Counts `count` deliveries (1 by default) that ended as `outcome`. */
+  delivered(outcome: WebhookOutcome, count?: number): void;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface WebhookMetrics {
 export function createWebhookMetrics(registry: Registry, database: Database): WebhookMetrics {
   const count = new Counter({
     name: "keyport_webhook_deliveries_total",
-    help: "Webhook delivery attempts by outcome (succeeded, retrying, failed, skipped)",
+    help: "Webhook delivery attempts by outcome (succeeded, retrying, failed, skipped, dropped)",
     labelNames: ["outcome"],
     registers: [registry],
   });
@@ -53,7 +55,7 @@ export function createWebhookMetrics(registry: Registry, database: Database): We
         this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1_000));
     },
   });
-  return { delivered: (outcome) => count.inc({ outcome }) };
+  return { delivered: (outcome, n = 1) => count.inc({ outcome }, n) };
 }
 
 /** What one scrape read; `depth` null when the database did not answer (keyport_db_up says so; the gauges keep their last values). */

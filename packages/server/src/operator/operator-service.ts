@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.js";
+import type { PaymentRow } from "../db/schema/index.js";
 import { decodeEventCursor } from "../events/cursor.js";
 import type {
   OperatorActor,
@@ -6,7 +7,17 @@ import type {
   OperatorScope,
   OperatorTokenView,
 } from "../schemas/operator.js";
+import type { OperatorPaymentView } from "../schemas/operator-payments.js";
+import type { OperatorWalletView, WalletSort } from "../schemas/operator-wallets.js";
 import { listOperatorEvents } from "./audit.js";
+import {
+  decodePaymentCursor,
+  encodePaymentCursor,
+  listSettledPayments,
+  type PaymentRange,
+  paymentTotals,
+  settledPaymentBatches,
+} from "./payment-ledger.js";
 import { isOperatorToken } from "./token-secret.js";
 import {
   createOperatorToken,
@@ -16,6 +27,8 @@ import {
   type NewOperatorTokenParams,
   revokeOperatorToken,
 } from "./token-store.js";
+import { decodeWalletCursor } from "./wallet-cursor.js";
+import { getWallet, listWallets } from "./wallet-directory.js";
 
 /** The operator's half of the server, as procedures use it (docs/operator.md). */
 export interface OperatorService {
@@ -39,6 +52,30 @@ export interface OperatorService {
   listEvents(params: { limit: number; cursor?: string | undefined; wallet?: string | undefined }): Promise<{
     events: OperatorEventView[];
     nextCursor: string | null;
+  } | null>;
+  /** A page of the deployment's wallets; null when `cursor` is not one this server gave for `sort`. */
+  listWallets(params: {
+    q?: string | undefined;
+    sort: WalletSort;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<{ wallets: OperatorWalletView[]; nextCursor: string | null } | null>;
+  /** A page of settled payments, newest first; null when `cursor` is not one this server gave. */
+  listPayments(params: {
+    range: PaymentRange;
+    wallet?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<{ payments: OperatorPaymentView[]; nextCursor: string | null } | null>;
+  /** Settled payments summed per (network, asset), over the range and per UTC day. */
+  paymentTotals(range: PaymentRange): ReturnType<typeof paymentTotals>;
+  /** Every settled payment of the range, oldest first, in bounded batches (the CSV export). */
+  exportPayments(range: PaymentRange): AsyncGenerator<PaymentRow[]>;
+  /** One wallet with its key counts and live sessions; null when the deployment does not know it. */
+  getWallet(address: string): Promise<{
+    wallet: OperatorWalletView;
+    keys: { total: number; active: number };
+    sessions: number;
   } | null>;
 }
 
@@ -74,6 +111,23 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (cursor !== undefined && before === null) return null;
       return listOperatorEvents(db, { limit, before, wallet });
     },
+    async listWallets({ q, sort, limit, cursor }) {
+      const after = cursor === undefined ? null : decodeWalletCursor(cursor, sort);
+      if (cursor !== undefined && after === null) return null;
+      return listWallets(db, { q, sort, limit, cursor: after, now: new Date() });
+    },
+    getWallet: (address) => getWallet(db, address, new Date()),
+    async listPayments({ range, wallet, limit, cursor }) {
+      const before = cursor === undefined ? null : decodePaymentCursor(cursor);
+      if (cursor !== undefined && before === null) return null;
+      const page = await listSettledPayments(db, { range, wallet, limit, before });
+      return {
+        payments: page.payments,
+        nextCursor: page.next === null ? null : encodePaymentCursor(page.next),
+      };
+    },
+    paymentTotals: (range) => paymentTotals(db, range),
+    exportPayments: (range) => settledPaymentBatches(db, range),
   };
 }
 

@@ -1,5 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { decodeCursor } from "../keys/cursor.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { RetryAfter } from "../ratelimit/retry-after.js";
 import {
@@ -20,7 +19,9 @@ import {
 } from "../schemas/api-key.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
+import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
+import { listKeysPage } from "./key-list-page.js";
 import { keyVerifications } from "./key-verifications.js";
 import { topUpProcedures } from "./top-up.js";
 
@@ -109,28 +110,7 @@ export const keysRouter = router({
           message: "A session can only create keys for its own wallet",
         });
       }
-      const now = new Date();
-      if (input.expiresAt !== undefined && input.expiresAt <= now) {
-        throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
-      }
-      const created = await ctx.keys.create({
-        wallet: ctx.wallet,
-        name: input.name,
-        expiresAt: input.expiresAt ?? null,
-        rateLimit: input.rateLimit ?? null,
-        permissions: input.permissions ?? [],
-        credits: input.credits ?? null,
-        meta: input.meta ?? null,
-        allowedIps: input.allowedIps ?? null,
-        now,
-      });
-      if (!created.ok) {
-        throw new TRPCError({
-          code: "CONFLICT",
-          message: `This wallet already holds the maximum of ${created.max} active keys`,
-        });
-      }
-      return { key: created.key, apiKey: created.apiKey };
+      return createKeyFor(ctx, ctx.wallet, input);
     }),
 
   list: sessionProcedure
@@ -148,28 +128,7 @@ export const keysRouter = router({
       if (input.wallet !== ctx.wallet) {
         throw new TRPCError({ code: "FORBIDDEN", message: "A session can only list its own wallet's keys" });
       }
-      const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor);
-      if (input.cursor !== undefined && cursor === null) {
-        throw new TRPCError({ code: "BAD_REQUEST", message: "cursor is not one this server issued" });
-      }
-      if (cursor !== null && (cursor.sort !== input.sort || cursor.order !== input.order)) {
-        throw new TRPCError({
-          code: "BAD_REQUEST",
-          message:
-            "cursor was issued for another sort or order: pass the same sort and order as its first page",
-        });
-      }
-      const page = await ctx.keys.list({
-        wallet: ctx.wallet,
-        status: input.status,
-        q: input.q,
-        sort: input.sort,
-        order: input.order,
-        limit: input.limit,
-        cursor,
-        now: new Date(),
-      });
-      return { ...page, activeKeyCap: ctx.keys.maxActiveKeys };
+      return listKeysPage(ctx, ctx.wallet, input);
     }),
 
   get: sessionProcedure

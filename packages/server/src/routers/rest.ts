@@ -16,10 +16,14 @@ import { listEventsInput } from "../schemas/key-event.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
+  issueKeyInput,
   listOperatorEventsInput,
   listOperatorTokensInput,
+  revokeAnyKeyInput,
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
+import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
+import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -39,7 +43,10 @@ import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
 import { operatorAuditHttp } from "./operator/audit.js";
+import { operatorKeysHttp } from "./operator/keys.js";
+import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
+import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 import { webhooksHttp } from "./webhooks.js";
@@ -118,5 +125,24 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ),
   restRoute(operatorAuditHttp.list, listOperatorEventsInput, (caller, input) =>
     caller.operator.audit.list(input),
+  ),
+  restRoute(operatorWalletsHttp.list, listWalletsInput, (caller, input) =>
+    caller.operator.wallets.list(input),
+  ),
+  restRoute(operatorWalletsHttp.get, getWalletInput, (caller, input) => caller.operator.wallets.get(input)),
+  restRoute(operatorWalletsHttp.keys, listKeysInput, (caller, input) => caller.operator.wallets.keys(input)),
+  restRoute(operatorWalletsHttp.events, listEventsInput, (caller, input) =>
+    caller.operator.wallets.events(input),
+  ),
+  restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
+  restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
+    caller.operator.keys.revoke(input),
+  ),
+  restRoute(operatorKeysHttp.issue, issueKeyInput, (caller, input) => caller.operator.keys.issue(input)),
+  restRoute(operatorPaymentsHttp.list, listPaymentsInput, (caller, input) =>
+    caller.operator.payments.list(input),
+  ),
+  restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
+    caller.operator.payments.totals(input),
   ),
 ];

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
+import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
-import { usage, usageInput } from "../schemas/usage.js";
+import { type UsageInput, usage, usageInput } from "../schemas/usage.js";
 import { router, sessionProcedure } from "../trpc.js";
 import { batchUsageCells, isUsageBatch, MAX_BATCH_USAGE_CELLS } from "../usage/batch-cost.js";
 import { DEFAULT_RANGE_MS, MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
@@ -32,10 +33,7 @@ export const usageRouter = router({
       if (input.wallet !== ctx.wallet) {
         throw new TRPCError({ code: "FORBIDDEN", message: "A session can only read its own wallet's usage" });
       }
-      const to = input.to ?? new Date();
-      const from = input.from ?? new Date(to.getTime() - DEFAULT_RANGE_MS);
-      const resolved = resolveUsageRange(from, to, input.granularity);
-      if (!resolved.ok) throw new TRPCError({ code: "BAD_REQUEST", message: resolved.message });
+      usageRangeOf(input);
       // Every call of an oversized batch fails alike, so the whole batch is 400.
       if (
         isUsageBatch(ctx.batchCalls) &&
@@ -47,13 +45,29 @@ export const usageRouter = router({
           message: `The usage queries of one batch may ask for at most ${MAX_BATCH_USAGE_CELLS} buckets × keys together`,
         });
       }
-
-      const answer = await ctx.usage.read({
-        wallet: ctx.wallet,
-        range: resolved.range,
-        keyId: input.keyId ?? null,
-      });
-      if (!answer) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
-      return answer;
+      return readWalletUsage(ctx, ctx.wallet, input);
     }),
 });
+
+/** The range of a usage query, widened to whole buckets and bounded (400 otherwise). */
+export function usageRangeOf(input: Pick<UsageInput, "from" | "to" | "granularity">) {
+  const to = input.to ?? new Date();
+  const from = input.from ?? new Date(to.getTime() - DEFAULT_RANGE_MS);
+  const resolved = resolveUsageRange(from, to, input.granularity);
+  if (!resolved.ok) throw new TRPCError({ code: "BAD_REQUEST", message: resolved.message });
+  return resolved.range;
+}
+
+/**
+ * A wallet's usage as `GET /api-keys/{wallet}/usage` answers it, for the owner and the operator alike
+ * (a `keyId` that is not the wallet's is 404).
+ */
+export async function readWalletUsage(
+  ctx: Pick<Context, "usage">,
+  wallet: string,
+  input: Omit<UsageInput, "wallet">,
+) {
+  const answer = await ctx.usage.read({ wallet, range: usageRangeOf(input), keyId: input.keyId ?? null });
+  if (!answer) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
+  return answer;
+}

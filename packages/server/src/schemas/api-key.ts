@@ -61,6 +61,13 @@ export const apiKey = z
       description:
         "The addresses and CIDR blocks verify accepts (`ip`), normalised (10.0.0.0/8, 2001:db8::/32, a single address as /32 or /128); null: any address",
     }),
+    issuedBy: z
+      .object({ operator: z.literal(true) })
+      .nullable()
+      .meta({
+        description:
+          "`{ operator: true }`: the deployment's operator issued this key to the wallet (a roll keeps it); null: the wallet made it",
+      }),
   })
   .meta({ id: "ApiKey" });
 

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import { z } from "zod";
 import { storedText } from "./stored-text.js";
 
-const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+export const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
 /** The id format docs/api.md promises: `key_` + 16-64 base62 characters (keys/id.ts mints 22). */
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16,64}$/;

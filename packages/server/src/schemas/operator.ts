@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { createKeyInput } from "./api-key.js";
 import {
+  keyId,
   nextCursor,
   pageCursor,
   pageLimit,
@@ -149,3 +151,25 @@ export const listOperatorEventsInput = z
   })
   .optional();
 export const listOperatorEventsOutput = z.object({ events: z.array(operatorEvent), nextCursor });
+
+/** Longest reason an operator gives for an action, in UTF-16 code units after trimming. */
+export const MAX_OPERATOR_REASON_LENGTH = 500;
+
+/**
+ * Why an operator acted (recorded in both trails; the wallet reads it): one line of 1-500 characters,
+ * no control character and no lone surrogate (PostgreSQL stores neither as sent).
+ */
+export const operatorReason = z
+  .string()
+  .trim()
+  .min(1, "must say why: a reason is recorded with the action")
+  .max(MAX_OPERATOR_REASON_LENGTH)
+  .refine((text) => !/[\p{Cc}\p{Cs}]/u.test(text), "must be one line of text without control characters")
+  .meta({ description: "Why, recorded in the operator's trail and the wallet's (the wallet reads it)" });
+
+export const revokeAnyKeyInput = z.object({ id: keyId, reason: operatorReason });
+
+/** The owner's create body, for the wallet in the path, with an optional reason for the trails. */
+export const issueKeyInput = createKeyInput
+  .omit({ wallet: true })
+  .extend({ wallet: walletInput, reason: operatorReason.optional() });

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "credits.exhausted",
   "credits.topped_up",
   "limits.updated",
+  "webhook.disabled",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -30,7 +31,7 @@ export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 /** At most this many endpoints a wallet (an eleventh is 409). */
 export const MAX_WEBHOOKS_PER_WALLET = 10;
 
-/** Why an endpoint was disabled: it answered 410 Gone, its retries ran out, or its owner disabled it. */
+/** Why an endpoint was disabled: it answered 410 Gone, it failed for 3 days straight, or its owner disabled it. */
 export const webhookDisabledReason = z.enum(["gone", "failing", "manual"]);
 
 /** A webhook id: `wh_` + 22 base62 characters. */
@@ -117,7 +118,10 @@ export const webhookDelivery = z
       description: "The message's id (`msg_...`): the `webhook-id` header, the same on every attempt",
     }),
     type: z.string().meta({ description: "The event type (or `webhook.test`)" }),
-    status: z.enum(["pending", "succeeded", "failed"]),
+    status: z.enum(["pending", "succeeded", "failed", "dropped"]).meta({
+      description:
+        "`dropped`: never sent, because the endpoint held more undelivered messages than it may (the reason is in `response`)",
+    }),
     attempts: z.number().int().nonnegative().meta({ description: "Attempts made so far" }),
     nextAttemptAt: timestamp
       .nullable()

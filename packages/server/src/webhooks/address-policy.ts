@@ -1,10 +1,12 @@
 import { BlockList, isIP } from "node:net";
+import { embeddedIpv4 } from "@keyport/node-edge";
 
 /**
  * Addresses a webhook may never reach unless WEBHOOKS_ALLOW_PRIVATE is set (docs/webhooks.md,
  * "Which URLs"): this host, private networks, link-local (where cloud metadata services answer,
  * 169.254.169.254 and fd00:ec2::254), carrier-grade NAT, multicast and reserved ranges, in IPv4
- * and IPv6, including IPv4 written inside IPv6 (mapped and NAT64).
+ * and IPv6. An IPv6 address that carries an IPv4 one (mapped, SIIT, IPv4-compatible, NAT64, 6to4:
+ * @keyport/node-edge's embedded-ipv4.ts) is judged by that IPv4 address alone.
  */
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -40,23 +42,12 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, "ipv6");
 }
 
-/** The IPv4 address inside an IPv6 one (`::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::a.b.c.d`), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
-  if (dotted?.[1] !== undefined) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex?.[1] === undefined || hex[2] === undefined) return undefined;
-  const high = Number.parseInt(hex[1], 16);
-  const low = Number.parseInt(hex[2], 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
 /**
  * True when `address` (an IP literal, as DNS answered it) is a public unicast address a webhook may
  * be sent to. Anything that is not a valid IP literal is not public.
  * @example isPublicAddress("93.184.216.34") // true
  * @example isPublicAddress("::ffff:127.0.0.1") // false
+ * @example isPublicAddress("2002:808:808::1") // true (6to4 of 8.8.8.8)
  */
 export function isPublicAddress(address: string): boolean {
   const unbracketed = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address;
@@ -64,6 +55,6 @@ export function isPublicAddress(address: string): boolean {
   if (family === 4) return !blocked.check(unbracketed, "ipv4");
   if (family !== 6) return false;
   const inner = embeddedIpv4(unbracketed);
-  if (inner !== undefined) return isIP(inner) === 4 && !blocked.check(inner, "ipv4");
+  if (inner !== undefined) return !blocked.check(inner.ipv4, "ipv4");
   return !blocked.check(unbracketed, "ipv6");
 }

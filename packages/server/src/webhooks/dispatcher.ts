@@ -3,16 +3,17 @@ import type { RawQuery } from "../db/raw.js";
 import { errorSummary } from "../logger.js";
 import type { WebhookMetrics, WebhookOutcome } from "../metrics/webhooks.js";
 import { type ClaimedDelivery, claimDueDeliveries } from "./claim.js";
-import { retryDelayMs } from "./schedule.js";
+import { type DeliverySettings, deliverySettings } from "./delivery-settings.js";
 import { decryptSecret } from "./secret.js";
 import { type AttemptResult, sendWebhook } from "./send.js";
 import { type ResolveHost, systemResolve } from "./send-address.js";
-import { type Settlement, settleDelivery, skipDelivery } from "./settle.js";
+import { settleFailure, settlementOf, skipDelivery } from "./settle.js";
 import { createSuccessRecorder } from "./settle-batch.js";
 import { signatureHeaders } from "./sign.js";
+import { dropOverflow } from "./trim.js";
 import { onWebhooksWake } from "./wake.js";
 
-export interface WebhookDispatcherOptions {
+export interface WebhookDispatcherOptions extends Partial<DeliverySettings> {
   db: Db;
   query: RawQuery;
   /** WEBHOOKS_ENCRYPTION_KEY (services.webhooksKey): decrypts the signing secrets. */
@@ -27,12 +28,6 @@ export interface WebhookDispatcherOptions {
   random?: () => number;
   /** How send-time checks resolve host names. */
   resolve?: ResolveHost;
-  /** At most this long between looks for due deliveries (default 1 s). */
-  pollIntervalMs?: number;
-  /** Sends under way at once in this instance (default 32). */
-  concurrency?: number;
-  /** One attempt's deadline, connect to answer (default 10 s). */
-  timeoutMs?: number;
 }
 
 /** The two log levels the dispatcher writes (a pino logger is one). */
@@ -52,21 +47,26 @@ export interface WebhookDispatcher {
 const USER_AGENT = "Keyport-Webhooks/1";
 
 /**
- * Starts delivering the outbox (docs/webhooks.md, "Delivery"): every instance runs one; each look
- * claims due deliveries (claim.ts) up to its free send slots, signs and sends each, and records the
- * outcome on the retry schedule (successes many to a statement: settle-batch.ts). It looks at start,
- * every `pollIntervalMs`, on `wakeWebhooks()`, and, while a look filled every slot (a backlog), again
- * as soon as half the slots are free: claims go in batches rather than one per finished send.
+ * Starts delivering the outbox (docs/webhooks.md, "Delivery" and "Fairness"): every instance runs
+ * one; each look claims due deliveries fairly across endpoints and wallets (claim.ts) up to its free
+ * send slots, signs and sends each, and records the outcome on the retry schedule (successes many to
+ * a statement: settle-batch.ts). It looks at start, every `pollIntervalMs`, on `wakeWebhooks()`, and,
+ * while a look filled every slot it could (a backlog), again as soon as a quarter of the slots are
+ * free: claims go in batches rather than one per finished send. Every `trimIntervalMs` it drops what
+ * an endpoint holds beyond `maxUndelivered` (trim.ts).
  */
 export function startWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const clock = options.clock ?? (() => new Date());
   const random = options.random ?? Math.random;
   const resolve = options.resolve ?? systemResolve;
-  const concurrency = options.concurrency ?? 32;
-  const refillAt = Math.ceil(concurrency / 2);
+  const settings = deliverySettings(options);
+  const { concurrency, timeoutMs } = settings;
+  const refillAt = Math.ceil(concurrency / 4);
   const successes = createSuccessRecorder(options.query);
-  const timeoutMs = options.timeoutMs ?? 10_000;
   const sends = new Set<Promise<void>>();
+  const busyEndpoints = new Map<string, number>();
+  const busyWallets = new Map<string, number>();
+  let lastTrim = Number.NEGATIVE_INFINITY;
   let claiming: Promise<void> | undefined;
   let again = false;
   let backlog = false;
@@ -80,10 +80,23 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     }
     const free = concurrency - sends.size;
     if (free <= 0) return;
-    claiming = claimDueDeliveries(options.query, clock(), free)
+    claiming = trimWhenDue()
+      .catch((error: unknown) =>
+        options.logger.warn({ err: errorSummary(error) }, "webhook overflow trim failed; will retry"),
+      )
+      .then(() =>
+        claimDueDeliveries(options.query, clock(), {
+          free,
+          perEndpoint: settings.perEndpoint,
+          perWallet: settings.perWallet,
+          busyEndpoints,
+          busyWallets,
+        }),
+      )
       .then(
         (claimed) => {
-          backlog = claimed.length === free;
+          // Anything claimed may mean more is due: look again as sends finish.
+          backlog = claimed.length > 0;
           for (const delivery of claimed) start(delivery);
         },
         (error: unknown) =>
@@ -98,7 +111,17 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       });
   }
 
+  async function trimWhenDue(): Promise<void> {
+    const now = performance.now();
+    if (now - lastTrim < settings.trimIntervalMs) return;
+    lastTrim = now;
+    const dropped = await dropOverflow(options.query, settings.maxUndelivered);
+    if (dropped > 0) options.metrics?.delivered("dropped", dropped);
+  }
+
   function start(delivery: ClaimedDelivery): void {
+    count(busyEndpoints, delivery.webhook_id, 1);
+    count(busyWallets, delivery.wallet, 1);
     const send = deliver(delivery)
       .then(
         (outcome) => options.metrics?.delivered(outcome),
@@ -111,6 +134,8 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       )
       .finally(() => {
         sends.delete(send);
+        count(busyEndpoints, delivery.webhook_id, -1);
+        count(busyWallets, delivery.wallet, -1);
         if (backlog && concurrency - sends.size >= refillAt) look();
       });
     sends.add(send);
@@ -143,13 +168,24 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       );
     }
     const settlement = settlementOf(result, delivery.attempts, clock(), random);
-    if (settlement.kind === "succeeded") await successes.record(delivery, result, at);
-    else await settleDelivery(options.db, delivery, result, at, settlement);
-    if (settlement.kind === "succeeded") return "succeeded";
-    return settlement.kind === "retry" ? "retrying" : "failed";
+    if (settlement.kind === "succeeded") {
+      await successes.record(delivery, result, at);
+      return "succeeded";
+    }
+    const outcome = await settleFailure(
+      options.db,
+      delivery,
+      result,
+      at,
+      settlement,
+      settings.disableAfterMs,
+    );
+    // A stale answer (its claim lapsed and was taken again) is counted as what it would have been.
+    if (outcome === "stale") return settlement.kind === "retry" ? "retrying" : "failed";
+    return outcome === "retrying" ? "retrying" : "failed";
   }
 
-  const timer = setInterval(look, options.pollIntervalMs ?? 1_000);
+  const timer = setInterval(look, settings.pollIntervalMs);
   timer.unref();
   const unsubscribe = onWebhooksWake(look);
   look();
@@ -180,17 +216,9 @@ function signingSecrets(delivery: ClaimedDelivery, key: Buffer, at: Date): strin
   }
 }
 
-/** 2xx succeeds; 410 disables at once; anything else retries on the schedule until it runs out. */
-export function settlementOf(
-  result: AttemptResult,
-  attempts: number,
-  now: Date,
-  random: () => number,
-): Settlement {
-  const status = result.statusCode;
-  if (status !== null && status >= 200 && status < 300) return { kind: "succeeded" };
-  if (status === 410) return { kind: "disable", reason: "gone" };
-  const delay = retryDelayMs(attempts, random);
-  if (delay === undefined) return { kind: "disable", reason: "failing" };
-  return { kind: "retry", at: new Date(now.getTime() + delay) };
+/** Adds `by` to `key`'s count, forgetting keys that reach zero. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
 }

@@ -104,7 +104,8 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
         if (patch.description !== undefined) set.description = patch.description;
         // Enabling clears why it was disabled; disabling by hand says so. Setting the state it is
         // already in changes nothing, so a server-disabled endpoint keeps its reason.
-        if (patch.enabled === true) Object.assign(set, { enabled: true, disabledReason: null });
+        if (patch.enabled === true)
+          Object.assign(set, { enabled: true, disabledReason: null, failingSince: null });
         if (patch.enabled === false) {
           set.enabled = false;
           set.disabledReason = sql`case when ${webhooks.enabled} then 'manual' else ${webhooks.disabledReason} end`;

@@ -28,6 +28,11 @@ from unnest($1::text[]::bigint[], $2::text[]::int[], $3::text[]::timestamptz[], 
   as v(id, attempts, at, code, ms, response)
 where d.id = v.id and d.status = 'pending' and d.attempts = v.attempts`;
 
+// A 2xx ends the endpoint's failing streak (docs/webhooks.md, "Fairness"). A statement of its own,
+// after the deliveries': one holding both rows' locks could deadlock with an endpoint's delete.
+const RECOVERED_SQL = `update webhooks set failing_since = null
+where id = any($1::text[]) and failing_since is not null`;
+
 /**
  * Successes are by far the most common settlement: under a backlog each send would otherwise wait
  * for an update of its own. One statement is under way at a time; the successes that finish
@@ -51,6 +56,7 @@ export function createSuccessRecorder(query: RawQuery): SuccessRecorder {
       batch.map((s) => String(s.result.durationMs)),
       batch.map((s) => s.result.response ?? ""),
     ])
+      .then(() => query(RECOVERED_SQL, [[...new Set(batch.map((s) => s.delivery.webhook_id))]]))
       .then(
         () => {
           for (const success of batch) success.done.resolve();

@@ -3,14 +3,37 @@ import type { Db } from "../db/database.js";
 import { webhookDeliveries, webhooks } from "../db/schema/index.js";
 import { recordEvent } from "../events/record-event.js";
 import type { ClaimedDelivery } from "./claim.js";
+import { enqueueWebhookSql } from "./enqueue.js";
+import { retryDelayMs } from "./schedule.js";
 import type { AttemptResult } from "./send.js";
 
-/** What became of one claimed delivery. */
+/** What became of one claimed delivery's attempt. */
 export type Settlement =
   | { kind: "succeeded" }
+  /** It failed and is due again at `at`. */
   | { kind: "retry"; at: Date }
-  /** The delivery failed for good and its endpoint is disabled: it answered 410, or its retries ran out. */
-  | { kind: "disable"; reason: "gone" | "failing" };
+  /** It failed and was the last scheduled attempt: the delivery fails. */
+  | { kind: "exhausted" }
+  /** The endpoint answered 410 Gone: the delivery fails and the endpoint is disabled at once. */
+  | { kind: "gone" };
+
+/** 2xx succeeds; 410 disables at once; anything else retries on the schedule until it runs out. */
+export function settlementOf(
+  result: AttemptResult,
+  attempts: number,
+  now: Date,
+  random: () => number,
+): Settlement {
+  const status = result.statusCode;
+  if (status !== null && status >= 200 && status < 300) return { kind: "succeeded" };
+  if (status === 410) return { kind: "gone" };
+  const delay = retryDelayMs(attempts, random);
+  if (delay === undefined) return { kind: "exhausted" };
+  return { kind: "retry", at: new Date(now.getTime() + delay) };
+}
+
+/** A failed attempt's settlement, and whether it disabled the endpoint. */
+export type FailedOutcome = "retrying" | "failed" | "disabled" | "stale";
 
 // Only the claim that made this attempt may record it: if the lease lapsed and another instance
 // claimed the row again (attempts moved on), this late answer is dropped.
@@ -29,46 +52,68 @@ const attemptColumns = (result: AttemptResult, at: Date) => ({
 });
 
 /**
- * Records a failed attempt and its settlement (a success is recorded by settle-batch.ts). Disabling
- * is one transaction: the delivery fails, the endpoint is disabled with its reason, and the
- * wallet's audit trail gets `webhook.disabled` (once, by whichever delivery disabled it).
+ * Records a failed attempt (a success is recorded by settle-batch.ts), in one transaction: the
+ * delivery is due again or fails, the endpoint's failing streak starts (if it had none), and the
+ * endpoint is disabled when it answered 410 or has been failing for `disableAfterMs` (3 days by
+ * default: docs/webhooks.md, "Delivery"). Disabling records `webhook.disabled` in the wallet's audit
+ * trail and sends it to the wallet's other endpoints subscribed to it (once, by whichever attempt
+ * disabled it).
  */
-export async function settleDelivery(
+export async function settleFailure(
   db: Db,
   delivery: ClaimedDelivery,
   result: AttemptResult,
   at: Date,
   settlement: Exclude<Settlement, { kind: "succeeded" }>,
-): Promise<void> {
-  const attempt = attemptColumns(result, at);
-  if (settlement.kind === "retry") {
-    await db
+  disableAfterMs: number,
+): Promise<FailedOutcome> {
+  return db.transaction(async (tx) => {
+    // The endpoint's row first, as deleting an endpoint locks it before its deliveries: taking them
+    // the other way round, a failure settled while its endpoint is deleted would deadlock.
+    await tx
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(eq(webhooks.id, delivery.webhook_id))
+      .for("no key update");
+    const settled = await tx
       .update(webhookDeliveries)
-      .set({ ...attempt, nextAttemptAt: settlement.at })
-      .where(ours(delivery));
-    return;
-  }
-  await db.transaction(async (tx) => {
-    const failed = await tx
-      .update(webhookDeliveries)
-      .set({ ...attempt, status: "failed", nextAttemptAt: null })
+      .set(
+        settlement.kind === "retry"
+          ? { ...attemptColumns(result, at), nextAttemptAt: settlement.at }
+          : { ...attemptColumns(result, at), status: "failed", nextAttemptAt: null },
+      )
       .where(ours(delivery))
       .returning({ id: webhookDeliveries.id });
-    if (failed.length === 0) return;
+    if (settled.length === 0) return "stale";
+    const settledOutcome = settlement.kind === "retry" ? "retrying" : "failed";
+    const [streak] = await tx
+      .update(webhooks)
+      .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${at.toISOString()}::timestamptz)` })
+      .where(and(eq(webhooks.id, delivery.webhook_id), eq(webhooks.enabled, true)))
+      .returning({ failingSince: webhooks.failingSince });
+    if (streak === undefined) return settledOutcome;
+    const failingFor = at.getTime() - (streak.failingSince ?? at).getTime();
+    const reason = settlement.kind === "gone" ? "gone" : failingFor >= disableAfterMs ? "failing" : null;
+    if (reason === null) return settledOutcome;
     const disabled = await tx
       .update(webhooks)
-      .set({ enabled: false, disabledReason: settlement.reason })
+      .set({ enabled: false, disabledReason: reason })
       .where(and(eq(webhooks.id, delivery.webhook_id), eq(webhooks.enabled, true)))
       .returning({ url: webhooks.url });
     const endpoint = disabled[0];
-    if (endpoint === undefined) return;
-    await recordEvent(tx, {
-      wallet: delivery.wallet,
-      keyId: null,
-      action: "webhook.disabled",
-      at,
-      changes: { webhookId: delivery.webhook_id, reason: settlement.reason, url: endpoint.url },
-    });
+    if (endpoint === undefined) return settledOutcome;
+    const changes = { webhookId: delivery.webhook_id, reason, url: endpoint.url };
+    await recordEvent(tx, { wallet: delivery.wallet, keyId: null, action: "webhook.disabled", at, changes });
+    await tx.execute(
+      enqueueWebhookSql({
+        wallet: delivery.wallet,
+        type: "webhook.disabled",
+        keyId: null,
+        at,
+        data: changes,
+      }),
+    );
+    return "disabled";
   });
 }
 

@@ -16,6 +16,9 @@ const lookup = fixedLookup({
   "mixed.example": ["93.184.216.34", "10.0.0.7"],
   "metadata.example": ["169.254.169.254"],
   "v6loop.example": ["::1"],
+  "sixtofour.example": ["93.184.216.34", "2002:7f00:1::"],
+  "siit.example": ["::ffff:0:a00:1"],
+  "nat64.example": ["64:ff9b::5db8:d822", "2002:5db8:d822::1"],
 });
 
 describe("resolvePublicAddresses", () => {
@@ -39,6 +42,23 @@ describe("resolvePublicAddresses", () => {
       kind: "refused",
       literal: false,
     });
+  });
+
+  it("judges an address that carries IPv4 inside IPv6 by its IPv4 address", async () => {
+    for (const name of ["sixtofour.example", "siit.example"]) {
+      expect(await resolvePublicAddresses(name, lookup), name).toEqual({ kind: "refused", literal: false });
+    }
+    expect(await resolvePublicAddresses("nat64.example", lookup)).toEqual({
+      kind: "public",
+      addresses: ["64:ff9b::5db8:d822", "2002:5db8:d822::1"],
+    });
+    const never: LookupAddresses = () => Promise.reject(new Error("DNS was asked"));
+    for (const literal of ["[::127.0.0.1]", "[::ffff:0:7f00:1]", "[2002:7f00:1::]"]) {
+      expect(await resolvePublicAddresses(literal, never), literal).toEqual({
+        kind: "refused",
+        literal: true,
+      });
+    }
   });
 
   it("judges literals and localhost names without asking DNS", async () => {

@@ -24,6 +24,7 @@ const base: ApiKey = {
   meta: null,
   leak: null,
   allowedIps: null,
+  issuedBy: null,
 };
 
 const now = new Date("2030-02-01T00:00:00Z");

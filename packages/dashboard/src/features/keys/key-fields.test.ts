@@ -158,6 +158,7 @@ describe("keyFieldsFrom", () => {
       meta: { customerId: "cus_1" },
       leak: null,
       allowedIps: ["10.0.0.0/8", "2001:db8::/32"],
+      issuedBy: null,
     };
     expect(keyFieldsFrom(key)).toEqual({
       name: "billing",

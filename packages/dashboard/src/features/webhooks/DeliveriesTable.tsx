@@ -17,6 +17,7 @@ const STATUS_BADGES: Record<WebhookDelivery["status"], string> = {
   succeeded: "badge-active",
   failed: "badge-revoked",
   pending: "badge-expired",
+  dropped: "badge-revoked",
 };
 
 /**

@@ -35,9 +35,9 @@ function Form({ errors = [] }: { errors?: WebhookFieldError[] }) {
 }
 
 describe("WebhookFormFields", () => {
-  it("groups the events as Keys, Credits and Limits, and All events ticks and unticks every one", () => {
+  it("groups the events as Keys, Credits, Limits and Endpoints, and All events ticks and unticks every one", () => {
     render(<Form />);
-    for (const name of ["Keys", "Credits", "Limits"])
+    for (const name of ["Keys", "Credits", "Limits", "Endpoints"])
       expect(screen.getByRole("group", { name })).toBeTruthy();
     const credits = within(screen.getByRole("group", { name: "Credits" }));
     expect(credits.getAllByRole("checkbox")).toHaveLength(3);

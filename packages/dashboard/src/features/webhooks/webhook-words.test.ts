@@ -26,16 +26,17 @@ describe("webhook words", () => {
     expect(describeEventType("webhook.test")).toBe("Test event");
     expect(describeEventType("something.new")).toBe("something.new");
     expect(EVENT_GROUPS.flatMap((group) => group.events).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
-    expect(EVENT_GROUPS.map((group) => group.label)).toEqual(["Keys", "Credits", "Limits"]);
+    expect(EVENT_GROUPS.map((group) => group.label)).toEqual(["Keys", "Credits", "Limits", "Endpoints"]);
     expect(describeEvents([...WEBHOOK_EVENT_TYPES])).toBe("All events");
     expect(describeEvents(["key.revoked", "credits.low"])).toBe("Key revoked, Credits low");
   });
 
-  it("tells a first send from a retry, and a delivered message from a failed one", () => {
+  it("tells a first send from a retry, and a delivered message from a failed or dropped one", () => {
     expect(describeDeliveryStatus({ status: "pending", attempts: 0 })).toBe("Pending");
     expect(describeDeliveryStatus({ status: "pending", attempts: 2 })).toBe("Retrying");
     expect(describeDeliveryStatus({ status: "succeeded", attempts: 1 })).toBe("Delivered");
     expect(describeDeliveryStatus({ status: "failed", attempts: 8 })).toBe("Failed");
+    expect(describeDeliveryStatus({ status: "dropped", attempts: 0 })).toBe("Dropped");
   });
 
   it("warns one endpoint before the cap and at it", () => {

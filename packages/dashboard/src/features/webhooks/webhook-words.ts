@@ -20,6 +20,7 @@ const EVENT_WORDS: Record<WebhookEventType, string> = {
   "credits.exhausted": "Credits exhausted",
   "credits.topped_up": "Credits topped up",
   "limits.updated": "Wallet-wide limit changed",
+  "webhook.disabled": "Another endpoint disabled",
 };
 
 /** An event type in words ("Key created"); the test event is "Test event"; anything newer keeps its name. */
@@ -34,6 +35,7 @@ export const EVENT_GROUPS: readonly { label: string; events: readonly WebhookEve
   { label: "Keys", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("key.")) },
   { label: "Credits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("credits.")) },
   { label: "Limits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("limits.")) },
+  { label: "Endpoints", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("webhook.")) },
 ];
 
 /** The subscribed events in words, "All events" when it is every one. */
@@ -59,6 +61,7 @@ export function describeWebhookState(webhook: Pick<Webhook, "enabled" | "disable
 export function describeDeliveryStatus(delivery: Pick<WebhookDelivery, "status" | "attempts">): string {
   if (delivery.status === "succeeded") return "Delivered";
   if (delivery.status === "failed") return "Failed";
+  if (delivery.status === "dropped") return "Dropped";
   return delivery.attempts > 0 ? "Retrying" : "Pending";
 }
 

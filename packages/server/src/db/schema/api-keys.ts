@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { KeyMeta } from "../../schemas/key-policy.js";
 import { keyCredits } from "./key-credits.js";
 
@@ -35,6 +35,8 @@ export const apiKeys = pgTable(
     leakReportedAt: timestamp("leak_reported_at", { withTimezone: true, precision: 3 }),
     /** Normalised addresses and CIDR blocks verify accepts; null: any address. */
     allowedIps: text("allowed_ips").array(),
+    /** The operator issued it to the wallet (docs/operator.md#keys); a roll carries it over. */
+    issuedByOperator: boolean("issued_by_operator").notNull().default(false),
   },
   (table) => [
     index("api_keys_wallet_created_idx").on(table.wallet, sql`${table.createdAt} desc`, table.id),

@@ -6,7 +6,8 @@ import { webhooks } from "./webhooks.js";
 /**
  * One message to one endpoint, and the state of its attempts (docs/webhooks.md). A delivery is
  * `pending` until a 2xx (`succeeded`) or the retry schedule runs out or the endpoint is disabled
- * (`failed`). Instances claim due rows with `FOR UPDATE SKIP LOCKED` and hold them by pushing
+ * (`failed`), or until the endpoint holds too many undelivered messages and this is one of its oldest
+ * (`dropped`, the reason in `last_response`). Instances claim due rows with `FOR UPDATE SKIP LOCKED` and hold them by pushing
  * `next_attempt_at` past the attempt's timeout, so a process killed mid-send leaves its row to be
  * retried once the claim lapses. The last response is kept for the delivery log, at most 1 KiB.
  */
@@ -36,8 +37,15 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index("webhook_deliveries_due_idx").on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_webhook_idx").on(table.webhookId, sql`${table.id} desc`),
+    // The claim's round-robin reads each endpoint's oldest due rows; the overflow trim counts its pending ones.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(table.webhookId, table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_message_idx").on(table.messageId),
-    check("webhook_deliveries_status_check", sql`${table.status} IN ('pending', 'succeeded', 'failed')`),
+    check(
+      "webhook_deliveries_status_check",
+      sql`${table.status} IN ('pending', 'succeeded', 'failed', 'dropped')`,
+    ),
   ],
 );
 

@@ -20,6 +20,11 @@ export const webhooks = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** Why the endpoint stopped receiving (`gone`: it answered 410; `failing`: retries ran out); null when enabled. */
     disabledReason: text("disabled_reason"),
+    /**
+     * The first failed attempt since the endpoint last answered 2xx (or was enabled); null while it
+     * succeeds. An endpoint failing for 3 days straight is disabled (docs/webhooks.md, "Delivery").
+     */
+    failingSince: timestamp("failing_since", { withTimezone: true, precision: 3 }),
     /** `whsec_...` encrypted (webhooks/secret.ts): never returned after creation or rotation. */
     secret: text("secret").notNull(),
     previousSecret: text("previous_secret"),

@@ -1,0 +1,1 @@
+ALTER TABLE "api_keys" ADD COLUMN "issued_by_operator" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,40 @@
+import { TRPCError } from "@trpc/server";
+import type { z } from "zod";
+import type { Context } from "../context.js";
+import type { createKeyInput } from "../schemas/api-key.js";
+import type { OperatorActor } from "../schemas/operator.js";
+
+/**
+ * Creates a key for `wallet` as `POST /api-keys` does, for the owner and for the operator issuing one
+ * (`issuedBy`): `expiresAt` in the past is 400, a wallet at its active-key cap 409.
+ */
+export async function createKeyFor(
+  ctx: Pick<Context, "keys">,
+  wallet: string,
+  input: Omit<z.output<typeof createKeyInput>, "wallet">,
+  issuedBy?: { actor: OperatorActor; reason: string | null },
+) {
+  const now = new Date();
+  if (input.expiresAt !== undefined && input.expiresAt <= now) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
+  }
+  const created = await ctx.keys.create({
+    wallet,
+    name: input.name,
+    expiresAt: input.expiresAt ?? null,
+    rateLimit: input.rateLimit ?? null,
+    permissions: input.permissions ?? [],
+    credits: input.credits ?? null,
+    meta: input.meta ?? null,
+    allowedIps: input.allowedIps ?? null,
+    issuedBy,
+    now,
+  });
+  if (!created.ok) {
+    throw new TRPCError({
+      code: "CONFLICT",
+      message: `This wallet already holds the maximum of ${created.max} active keys`,
+    });
+  }
+  return { key: created.key, apiKey: created.apiKey };
+}
