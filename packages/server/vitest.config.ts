@@ -40,6 +40,10 @@ export const slowTests = [
   "test/leaks-batch.test.ts",
   // The REST walk-through run in bash as written: its sign-in script is two tsx processes.
   "test/docs-walkthrough.test.ts",
+  // Hostile text in every string field of every procedure, generated from the router: hundreds of calls.
+  "test/stored-text-property.test.ts",
+  // The real entry point in a child process, with a rejection and a throw injected.
+  "test/process-faults.test.ts",
 ];
 
 /** Settings both tiers share. */

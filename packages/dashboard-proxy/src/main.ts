@@ -1,13 +1,15 @@
-import { pino } from "pino";
+import { installProcessFaultHandlers } from "@keyport/node-edge";
 import { closeApp, createApp } from "./app.js";
 import { EnvError, loadEnv } from "./env.js";
+import { createLogger } from "./http/logger.js";
 import { publicUrl } from "./http/public-url.js";
 import { serveApp } from "./http/serve.js";
 import { runStartupCheck } from "./upstream/startup-check.js";
 
 // Entry point of `pnpm start`: validate settings, listen on HOST:PORT, drain on SIGTERM/SIGINT.
 
-const log = pino({ base: { service: "dashboard-proxy" } });
+// Before the settings are read (they set LOG_LEVEL): start-up lines only, with the app's redaction.
+const log = createLogger("info");
 
 function start(): void {
   let env: ReturnType<typeof loadEnv>;
@@ -29,6 +31,9 @@ function start(): void {
     silent: true,
     gracefulShutdown: false,
   });
+  // A rejection nothing handled is logged and counted, and the proxy keeps serving; an uncaught
+  // exception drains (10 s at most) and exits 1 (docs/decisions.md, "Process faults").
+  installProcessFaultHandlers({ logger: log, drain: () => server.close() });
   server.ready().then(
     () => {
       const address = server.node?.server?.address();

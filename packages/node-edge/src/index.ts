@@ -25,7 +25,7 @@ export { createHttpMetrics, type HttpMetrics, type HttpMetricsOptions } from "./
 // JSON bodies: how deep they may nest
 export { JSON_TOO_DEEP, jsonDeeperThan, MAX_JSON_DEPTH } from "./json-depth.js";
 // Logs
-export { logRedaction } from "./log-redaction.js";
+export { errorSummary, logHooks, logRedaction, redactLogValue } from "./log-redaction.js";
 export {
   createMemoryRateLimiter,
   type MemoryRateLimiter,
@@ -37,7 +37,15 @@ export {
   type MetricsAccess,
   type MetricsRequest,
 } from "./metrics-access.js";
+// The process's handlers of unhandled rejections and uncaught exceptions
+export {
+  type FaultLogger,
+  installProcessFaultHandlers,
+  type ProcessFaultOptions,
+  registerProcessFaultMetrics,
+} from "./process-faults.js";
 export type { RateLimiter, RateLimitResult } from "./rate-limiter.js";
+export { redactText, redactUrl } from "./redact-url.js";
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from "./redis-rate-limiter.js";
 // Redis Lua scripts
 export { defineScript, integerReply, type RedisScript, runScript } from "./redis-script.js";
@@ -48,3 +56,5 @@ export {
   type WindowLimit,
   type WindowLimitOptions,
 } from "./window-limit.js";
+// Connections holding bytes their client does not read
+export { applyWriteTimeout, WRITE_TIMEOUT_MS } from "./write-timeout.js";

@@ -1,11 +1,15 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { logRedaction } from "./log-redaction.js";
+import { logHooks, logRedaction } from "./log-redaction.js";
+import { redactUrl } from "./redact-url.js";
 
 /** Logs `fields` through pino with the shared redaction; returns the line as written. */
 function logged(fields: object): string {
   const lines: string[] = [];
-  pino({ redact: logRedaction() }, { write: (line: string) => lines.push(line) }).info(fields, "x");
+  pino({ redact: logRedaction(), hooks: logHooks() }, { write: (line: string) => lines.push(line) }).info(
+    fields,
+    "x",
+  );
   return lines.join("");
 }
 
@@ -47,5 +51,37 @@ describe("log redaction", () => {
 
   it("keeps an error's message readable", () => {
     expect(logged({ err: new Error("connection refused") })).toContain("connection refused");
+  });
+
+  it("shows a URL as scheme and host only, in fields, nested fields, errors and the message text", () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: "trace", redact: logRedaction(), hooks: logHooks() },
+      { write: (line: string) => lines.push(line) },
+    );
+    const cause = new Error(
+      'HTTP request failed.\nURL: https://base-mainnet.infura.io/v3/sk_live_provider\nRequest body: {"method":"eth_getCode","params":["0xabc"]}',
+    );
+    logger.trace({ rpc: "https://user:pw1@rpc.example:8545/v3/key1?token=q1" }, "at trace");
+    logger.info({ settings: { REDIS_URL: "rediss://:pw2@cache.example:6380/2" } }, "nested");
+    logger.error({ err: new Error("settle failed", { cause }) }, "error path");
+    logger.warn("connecting to postgres://app:pw3@db.example:5432/keyport?sslmode=require.");
+    const text = lines.join("\n");
+    expect(text).not.toMatch(/pw1|pw2|pw3|key1|q1|sk_live_provider|eth_getCode|0xabc|\/keyport|sslmode|user/);
+    expect(text).toContain("https://rpc.example:8545");
+    expect(text).toContain("rediss://cache.example:6380");
+    expect(text).toContain("https://base-mainnet.infura.io");
+    expect(text).toContain("postgres://db.example:5432.");
+    // No stack frames: a trace names files and, from a client, the request it sent.
+    expect(text).not.toMatch(/"stack":"[^"]/);
+  });
+
+  it("reduces a URL setting to scheme and host, and a value that is no URL to a placeholder", () => {
+    expect(redactUrl("postgres://app:pw@db.internal:5432/keyport?sslmode=require")).toBe(
+      "postgres://db.internal:5432",
+    );
+    expect(redactUrl("https://rpc.example/v3/key")).toBe("https://rpc.example");
+    expect(redactUrl("memory:")).toBe("memory:");
+    expect(redactUrl("sk_not_a_url")).toBe("[not a URL]");
   });
 });

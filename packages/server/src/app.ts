@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerClientError } from "@keyport/errors";
-import { createTrustedProxies } from "@keyport/node-edge";
+import { applyWriteTimeout, createTrustedProxies, WRITE_TIMEOUT_MS } from "@keyport/node-edge";
 import type { Logger } from "pino";
 import { startExpirySweep, sweepExpired } from "./auth/expiry-sweep.js";
 import { checkRpcChain } from "./auth/rpc-chain.js";
@@ -42,6 +42,11 @@ export interface CreateAppOptions {
   shutdownTimeoutMs?: number;
   /** Overrides of `HTTP_TIMEOUTS` (tests use short ones). */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * How long a connection may hold bytes its client does not read, with no progress, before it is
+   * reset (`WRITE_TIMEOUT_MS`, 20 s; tests use short ones).
+   */
+  writeTimeoutMs?: number;
   /** How webhook URLs' host names resolve, at create and at send (the system resolver; tests stand in for DNS). */
   webhookResolve?: ResolveHost;
 }
@@ -156,6 +161,8 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const server = createServer({ ...HTTP_TIMEOUTS, ...options.httpTimeouts });
   const graceful = createGracefulShutdown(server, handler);
   server.on("clientError", answerClientError);
+  // Every route, assets included: a client that stops reading cannot hold the socket (docs/decisions.md).
+  applyWriteTimeout(server, options.writeTimeoutMs ?? WRITE_TIMEOUT_MS);
   // Nothing else ever deletes nonces and sessions that can no longer be used.
   // Every instance sends key.expiring and key.expired; each notice exists once (expiry-events.ts).
   const expiryEvents = createExpiryEvents(database.db);

@@ -1,4 +1,5 @@
-import { createApp } from "./app.js";
+import { installProcessFaultHandlers, redactText } from "@keyport/node-edge";
+import { type App, createApp } from "./app.js";
 import { initialisePgliteFolder } from "./db/pglite-init.js";
 import { EnvError, loadEnv } from "./env.js";
 import { limitHeapGrowth } from "./heap-growth.js";
@@ -21,6 +22,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(env.LOG_LEVEL);
+  // From here on a rejection nothing handled is logged and counted, and the server keeps serving; an
+  // uncaught exception drains and exits 1 (docs/decisions.md, "Process faults").
+  let running: App | undefined;
+  installProcessFaultHandlers({ logger, drain: () => running?.close() ?? Promise.resolve() });
   if (env.DATABASE_URL === undefined) {
     const started = performance.now();
     const initialised = await initialisePgliteFolder(env.DATA_DIR, {
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
     }
   }
   const app = await createApp(env, { logger });
+  running = app;
   const port = await app.listen(env.PORT, env.HOST);
   const url = publicUrl(env.HOST, port);
   logger.info(
@@ -74,7 +80,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    `keyport server failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    // A driver's message may name the URL it could not reach: scheme and host only.
+    `keyport server failed to start: ${redactText(error instanceof Error ? error.message : String(error))}\n`,
   );
   process.exit(1);
 });

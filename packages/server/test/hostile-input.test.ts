@@ -86,6 +86,37 @@ describeDatabases("hostile input", (target) => {
     });
   }
 
+  // Raw JSON text again: the escapes as the attack sent them.
+  const HOSTILE_TEXT = ["x\\u0000y", "x\\ud800", "\\udc00x"];
+
+  for (const text of HOSTILE_TEXT) {
+    it(`refuse "${text}" in a webhook's URL and description with 400 on REST and tRPC, never a 500`, async () => {
+      const from = lines.length;
+      let wallet = "";
+      ({ token, wallet } = await signIn(baseUrl));
+      const bodies = [
+        `{"url":"https://example.com/${text}","events":["key.created"]}`,
+        `{"url":"https://example.com/hook","events":["key.created"],"description":"${text}"}`,
+      ];
+      for (const body of bodies) {
+        const rest = await request(baseUrl, "POST", `/api-keys/${wallet}/webhooks`, {
+          token,
+          rawBody: body,
+          headers: { "content-type": "application/json" },
+        });
+        expect(rest.status).toBe(400);
+        expect(rest.body).toMatchObject({ code: "BAD_REQUEST", message: "Input validation failed" });
+        const trpc = await request(baseUrl, "POST", "/trpc/webhooks.create", {
+          token,
+          rawBody: `{"json":${body.replace("{", `{"wallet":"${wallet}",`)}}`,
+          headers: { "content-type": "application/json" },
+        });
+        expect(trpc.status).toBe(400);
+      }
+      expectCleanLog(from);
+    });
+  }
+
   it("refuse JSON nested over 64 levels with 400 on REST and tRPC, and accept 64", async () => {
     const from = lines.length;
     for (const depth of [65, 3000]) {

@@ -70,6 +70,28 @@ describeDatabases("self-reported leaks and TruffleHog verification", (target) =>
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("TruffleHog: 429 with Retry-After past NONCE_RATE_LIMIT per client, on a budget apart from the self-report's", async () => {
+    const [live] = await createKeysFor(limited.app, wallet, 1);
+    if (live === undefined) throw new Error("no key");
+    const lookup = () =>
+      request(limited.baseUrl, "POST", "/leaks/trufflehog", {
+        rawBody: JSON.stringify({ KeyportKey: { key: [live.key] } }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await lookup()).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await lookup();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another client (named by the trusted proxy) has its own budget.
+    const other = await request(limited.baseUrl, "POST", "/leaks/trufflehog", {
+      rawBody: JSON.stringify({ KeyportKey: { key: [live.key] } }),
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
+    expect(other.status).toBe(200);
+  });
+
   it("TruffleHog: 200 when any string of the body is a live key, whatever the names, else 403; revokes nothing", async () => {
     const [live, revoked] = await createKeysFor(server.app, wallet, 2);
     if (live === undefined || revoked === undefined) throw new Error("no keys");

@@ -1,3 +1,4 @@
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.js";
 import type { Database } from "../src/db/database.js";
@@ -48,4 +49,28 @@ describe("slow clients against the real timeouts", () => {
     expect(result.elapsedMs).toBeGreaterThanOrEqual(4_500);
     expect(result.elapsedMs).toBeLessThan(10_000);
   }, 40_000);
+
+  it("resets 100 clients that request /docs/scalar.js and never read, about 20 s after they stop", async () => {
+    const openConnections = () =>
+      new Promise<number>((resolve, reject) =>
+        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    const started = performance.now();
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 100; i++) {
+      const socket = connect(port, "127.0.0.1");
+      socket.on("error", () => {});
+      socket.pause();
+      socket.write("GET /docs/scalar.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      sockets.push(socket);
+    }
+    await expect.poll(openConnections, { interval: 20 }).toBe(100);
+    // Each socket closes when it actually does: 20 s without progress, checked every second. Those
+    // whose whole answer fit in the kernel's buffers are closed by the keep-alive timeout (5 s).
+    await expect.poll(openConnections, { timeout: 40_000, interval: 250 }).toBe(0);
+    const elapsedMs = performance.now() - started;
+    expect(elapsedMs).toBeGreaterThanOrEqual(19_500);
+    expect(elapsedMs).toBeLessThan(24_000);
+    for (const socket of sockets) socket.destroy();
+  }, 60_000);
 });

@@ -1,9 +1,9 @@
-import { logRedaction } from "@keyport/node-edge";
+import { logHooks, logRedaction } from "@keyport/node-edge";
 import { type DestinationStream, type Logger, pino } from "pino";
 import { createBufferedStdout } from "./buffered-stdout.js";
 
 /**
- * Creates the proxy's pino logger (redaction: `logRedaction` in @keyport/node-edge); `destination` lets tests capture every line.
+ * Creates the proxy's pino logger (redaction: `logRedaction` and `logHooks` in @keyport/node-edge); `destination` lets tests capture every line.
  * @example createLogger("info", { write: (line) => lines.push(line) })
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -11,6 +11,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     base: { service: "dashboard-proxy" },
     redact: logRedaction(),
+    // URLs down to scheme and host, errors to name, code and message, in every field and message.
+    hooks: logHooks(),
   };
   return pino(options, destination ?? sharedStdout());
 }

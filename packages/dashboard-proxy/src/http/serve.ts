@@ -1,5 +1,6 @@
 import { Server } from "node:http";
 import { answerClientError } from "@keyport/errors";
+import { applyWriteTimeout, WRITE_TIMEOUT_MS } from "@keyport/node-edge";
 import { type H3, serve } from "h3";
 
 /** h3's `serve()` options (srvx), less the fetch handler the app supplies. */
@@ -23,13 +24,21 @@ export const SERVER_TIMEOUTS = {
  * Serves `app` on node:http through h3's `serve()`, with `SERVER_TIMEOUTS` (which `options.node`
  * may override, as tests do to stay fast), and malformed requests, oversized headers and timed-out
  * clients answered in the JSON error envelope (see `answerClientError`) instead of Node's bare
- * status line.
+ * status line. A connection whose client leaves bytes unread for `writeTimeoutMs` (20 s) with no
+ * progress is reset, whatever the route (`applyWriteTimeout`); tests pass a short one.
  * @example const server = serveApp(createApp(env), { port: 3001 }); await server.ready();
  */
-export function serveApp(app: H3, options: ServeOptions): ReturnType<typeof serve> {
+export function serveApp(
+  app: H3,
+  options: ServeOptions,
+  writeTimeoutMs: number = WRITE_TIMEOUT_MS,
+): ReturnType<typeof serve> {
   const server = serve(app, { ...options, node: { ...SERVER_TIMEOUTS, ...options.node } });
   // srvx creates the node server in its constructor, before listening, so no request can slip past.
   const nodeServer = server.node?.server;
-  if (nodeServer instanceof Server) nodeServer.on("clientError", answerClientError);
+  if (nodeServer instanceof Server) {
+    nodeServer.on("clientError", answerClientError);
+    applyWriteTimeout(nodeServer, writeTimeoutMs);
+  }
   return server;
 }

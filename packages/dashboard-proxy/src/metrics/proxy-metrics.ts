@@ -1,4 +1,4 @@
-import { createHttpMetrics, type HttpMetrics } from "@keyport/node-edge";
+import { createHttpMetrics, type HttpMetrics, registerProcessFaultMetrics } from "@keyport/node-edge";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { type CacheMetrics, createCacheMetrics } from "./cache.js";
 import { createUpstreamMetrics, type UpstreamMetrics } from "./upstream.js";
@@ -16,12 +16,13 @@ export interface ProxyMetrics {
 
 /**
  * Creates a registry with the process defaults (`collectDefaultMetrics`: CPU, memory, event loop
- * lag, GC, handles) and the proxy's request, upstream and cache metrics.
+ * lag, GC, handles), unhandled rejections and the proxy's request, upstream and cache metrics.
  * @example const metrics = createProxyMetrics(); await metrics.registry.metrics();
  */
 export function createProxyMetrics(): ProxyMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerProcessFaultMetrics(registry);
   return {
     registry,
     http: createHttpMetrics(registry, {

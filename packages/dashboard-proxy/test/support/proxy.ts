@@ -32,17 +32,26 @@ export interface RunningProxy {
 }
 
 /**
- * Starts `createApp` the way `main.ts` does (`serveApp`, h3's `serve()` plus our clientError answer) on port 0 and a log capture.
+ * Starts `createApp` the way `main.ts` does (`serveApp`, h3's `serve()` plus our clientError answer) on port 0 and a log capture;
+ * `writeTimeoutMs` shortens the write timeout (20 s).
  * @example const proxy = await startProxy({ COINGECKO_BASE_URL: cg.baseUrl, COINGECKO_API_KEY: COINGECKO_KEY })
  */
-export async function startProxy(env: EnvSource, options: CreateAppOptions = {}): Promise<RunningProxy> {
+export async function startProxy(
+  env: EnvSource,
+  options: CreateAppOptions = {},
+  writeTimeoutMs?: number,
+): Promise<RunningProxy> {
   const logLines: string[] = [];
   const seen: string[] = [];
   const app = createApp(parseEnv(env), {
     logDestination: { write: (line) => void logLines.push(line) },
     ...options,
   });
-  const server = serveApp(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+  const server = serveApp(
+    app,
+    { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false },
+    writeTimeoutMs,
+  );
   await server.ready();
   const url = (server.url ?? "").replace(/\/$/, "");
 

@@ -30,16 +30,22 @@ export interface SigningKeySetOptions {
   logger: Logger;
   /** How long a fetched set is used before it is fetched again (1 h). */
   maxAgeMs?: number;
-  /** The least time between two fetches caused by an unknown identifier or a failure (1 min). */
+  /** The least time between two fetches after a failed one (1 min). */
   refetchAfterMs?: number;
+  /**
+   * The least time between the last good fetch and one caused by an identifier the set does not hold
+   * (5 s): a newly published key is used at once, and unknown identifiers cost at most one fetch per 5 s.
+   */
+  unknownRefetchAfterMs?: number;
   /** A fetch that has not answered by then fails (5 s). */
   timeoutMs?: number;
   now?: () => number;
 }
 
 /**
- * The key set at `url`: fetched on first use, used for an hour, fetched again early (at most once a
- * minute) for an identifier it does not hold, and kept as it was when a fetch fails (docs/leaks.md).
+ * The key set at `url`: fetched on first use, used for an hour, fetched again at once for an
+ * identifier it does not hold when the last fetch is at least 5 s old (a minute after a failed one),
+ * and kept as it was when a fetch fails (docs/leaks.md).
  * Concurrent lookups share one fetch.
  * @example const keys = createSigningKeySet({ url: env.GITHUB_SECRET_SCANNING_KEYS_URL, logger }); await keys.find(identifier);
  */
@@ -47,6 +53,7 @@ export function createSigningKeySet(options: SigningKeySetOptions): SigningKeySe
   const { url, logger } = options;
   const maxAgeMs = options.maxAgeMs ?? 3_600_000;
   const refetchAfterMs = options.refetchAfterMs ?? 60_000;
+  const unknownRefetchAfterMs = options.unknownRefetchAfterMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 5_000;
   const now = options.now ?? (() => Date.now());
   let keys: Map<string, KeyObject> | null = null;
@@ -95,7 +102,11 @@ export function createSigningKeySet(options: SigningKeySetOptions): SigningKeySe
       const due = keys === null || now() - fetchedAt >= maxAgeMs;
       if (due && now() - attemptedAt >= refetchAfterMs) await refresh();
       let key = keys?.get(identifier);
-      if (key === undefined && keys !== null && now() - attemptedAt >= refetchAfterMs) {
+      // A key GitHub has just published: fetch again at once, unless the last fetch was moments
+      // ago (or failed, then a minute ago), so made-up identifiers cannot make every report a fetch.
+      const lastFailed = fetchedAt < attemptedAt;
+      const gapMs = lastFailed ? refetchAfterMs : unknownRefetchAfterMs;
+      if (key === undefined && keys !== null && now() - attemptedAt >= gapMs) {
         await refresh();
         key = keys?.get(identifier);
       }

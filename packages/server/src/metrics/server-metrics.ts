@@ -1,4 +1,4 @@
-import { createHttpMetrics, type HttpMetrics } from "@keyport/node-edge";
+import { createHttpMetrics, type HttpMetrics, registerProcessFaultMetrics } from "@keyport/node-edge";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { Database } from "../db/database.js";
 import type { KeyCache } from "../verify/cache.js";
@@ -37,12 +37,13 @@ export interface ServerMetrics {
 
 /**
  * Creates a registry holding the process defaults (`collectDefaultMetrics`: CPU, memory, event
- * loop lag, GC, handles), HTTP, verification, key cache, usage buffer, credits journal, leak report, webhook delivery and database metrics.
+ * loop lag, GC, handles), unhandled rejections, HTTP, verification, key cache, usage buffer, credits journal, leak report, webhook delivery and database metrics.
  * @example const metrics = createServerMetrics(database); await metrics.registry.metrics();
  */
 export function createServerMetrics(database: Database): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerProcessFaultMetrics(registry);
   let sources: WatchedSources | undefined;
   createDatabaseMetrics(registry, database);
   return {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { keyId, nextCursor, pageLimit, timestamp, timestampInput, wallet, walletInput } from "./common.js";
 import { keyName } from "./key-name.js";
 import { allowedIps, credits, creditsInput, meta, permissions } from "./key-policy.js";
+import { storedText } from "./stored-text.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
@@ -107,8 +108,7 @@ export const MAX_KEY_SEARCH_LENGTH = 100;
 export const listKeysInput = z.object({
   wallet: walletInput,
   status: z.enum(["active", "revoked", "expired", "all"]).default("all"),
-  q: z
-    .string()
+  q: storedText
     .trim()
     .max(MAX_KEY_SEARCH_LENGTH)
     .optional()
@@ -122,7 +122,7 @@ export const listKeysInput = z.object({
   order: z.enum(["asc", "desc"]).default("desc").meta({ description: "Sort direction" }),
   limit: pageLimit,
   // Longer than other lists' cursors: a `name` cursor carries a name of up to 64 characters.
-  cursor: z.string().max(512).optional().meta({
+  cursor: storedText.max(512).optional().meta({
     description: "Opaque cursor from a previous page's nextCursor, of the same sort and order (else 400)",
   }),
 });
@@ -160,7 +160,9 @@ export const rollKeyOutput = z.object({
 
 /** Body of the self-report: a key its holder wants revoked. */
 export const reportLeakInput = z.object({
-  key: z.string().min(1).max(256).meta({ description: "The key found in public (any string is accepted)" }),
+  key: storedText.min(1).max(256).meta({
+    description: "The key found in public (any text is accepted; U+0000 and lone surrogates are 400)",
+  }),
 });
 
 /** The self-report's answer: the same for every key, real or not. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp, wallet } from "./common.js";
+import { storedText } from "./stored-text.js";
 
 export const nonceOutput = z.object({
   nonce: z.string().meta({ description: "Put this in the EIP-4361 message; single use" }),
@@ -7,7 +8,7 @@ export const nonceOutput = z.object({
 });
 
 export const verifyInput = z.object({
-  message: z.string().min(1).max(4096).meta({ description: "The EIP-4361 message that was signed" }),
+  message: storedText.min(1).max(4096).meta({ description: "The EIP-4361 message that was signed" }),
   signature: z
     .string()
     .max(20_000)

@@ -1,5 +1,6 @@
 import { getAddress } from "viem";
 import { z } from "zod";
+import { storedText } from "./stored-text.js";
 
 export const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
@@ -53,8 +54,7 @@ export const MAX_PAGE_LIMIT = 100;
 export const pageLimit = z.number().int().min(1).max(MAX_PAGE_LIMIT).default(50);
 
 /** `cursor` of a paginated list: the previous page's `nextCursor`. */
-export const pageCursor = z
-  .string()
+export const pageCursor = storedText
   .max(200)
   .optional()
   .meta({ description: "Opaque cursor from a previous page's nextCursor" });

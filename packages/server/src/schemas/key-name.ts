@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { storedText } from "./stored-text.js";
 
 /** Longest key name, in UTF-16 code units after trimming. */
 export const MAX_KEY_NAME_LENGTH = 64;
@@ -12,9 +12,6 @@ export const MAX_KEY_NAME_LENGTH = 64;
 //   surrogate arrives as U+FFFD, so the name was already lost before it reached us).
 const REFUSED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\uFFFD]/u;
 
-// With the `u` flag a surrogate pair is one code point, so this matches only a lone half.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 function codePoint(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
@@ -25,16 +22,11 @@ function codePoint(char: string): string {
  * surrogate (which PostgreSQL would store as U+FFFD). Each refusal names the offending code point.
  * @example keyName.parse("  prod ") === "prod"; keyName.safeParse("a\u202Eb").success === false
  */
-export const keyName = z
-  .string()
+export const keyName = storedText
   .trim()
   .min(1, "must not be empty or only whitespace")
   .max(MAX_KEY_NAME_LENGTH)
   .superRefine((name, ctx) => {
-    if (LONE_SURROGATE.test(name)) {
-      ctx.addIssue({ code: "custom", message: "must not contain a lone surrogate (not valid Unicode text)" });
-      return;
-    }
     const refused = REFUSED.exec(name)?.[0];
     if (refused !== undefined) {
       ctx.addIssue({

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { apiKey } from "./api-key.js";
 import { keyId } from "./common.js";
+import { storedText } from "./stored-text.js";
 
 /** A top-up amount in whole tokens as a decimal string; its bounds are checked after the key (docs/payments.md). */
-const amount = z.string().max(64).meta({
+const amount = storedText.max(64).meta({
   description: "Whole tokens (USDC), a decimal string within PAYMENTS_MIN..PAYMENTS_MAX",
   example: "5",
 });
@@ -13,7 +14,7 @@ export const topUpQuoteInput = z.object({ id: keyId, amount });
 export const topUpInput = z.object({
   id: keyId,
   amount,
-  payment: z.string().max(16_384).optional().meta({
+  payment: storedText.max(16_384).optional().meta({
     description:
       "The base64 x402 PaymentPayload (what PAYMENT-SIGNATURE carries), for tRPC callers; REST sends the header",
   }),

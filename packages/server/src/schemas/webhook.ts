@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp, walletInput } from "./common.js";
+import { storedText } from "./stored-text.js";
 
 /**
  * Every event type a webhook endpoint may subscribe to (docs/webhooks.md). `webhook.test` is sent
@@ -69,8 +70,7 @@ export const MAX_WEBHOOK_DELIVERIES_LISTED = 100;
  * characters with no user name or password (they would be sent to, and logged by, whoever answers).
  * Whether plain http and private addresses are allowed is the server's policy (webhooks/target.ts).
  */
-export const webhookUrl = z
-  .string()
+export const webhookUrl = storedText
   .trim()
   .min(1, "must not be empty")
   .max(MAX_WEBHOOK_URL_LENGTH)
@@ -99,8 +99,7 @@ export const webhookEvents = z
   .meta({ description: "The event types to receive: at least one, none twice" });
 
 /** An endpoint's free-text note, trimmed; at most 200 characters. */
-export const webhookDescription = z
-  .string()
+export const webhookDescription = storedText
   .trim()
   .max(MAX_WEBHOOK_DESCRIPTION_LENGTH)
   .meta({ description: "A note for the owner, at most 200 characters" });
