@@ -26,7 +26,12 @@ export type Quote =
 export type TopUpResult =
   | { kind: "payment_required"; message: string; header: string }
   | { kind: "credited"; answer: Extract<StoredAnswer, { kind: "credited" }> }
-  | { kind: "unavailable" };
+  /**
+   * The facilitator or the chain did not answer. `recorded` false: before the payment was recorded,
+   * so nothing was settled. `recorded` true: it may have been settled; the payment stays open for
+   * the same payment sent again and for the reconciler.
+   */
+  | { kind: "unavailable"; recorded: boolean };
 
 export interface TopUpsOptions {
   settings: PaymentSettings;
@@ -167,7 +172,7 @@ export function createTopUps(options: TopUpsOptions) {
 
   function toResult(resource: string, requirement: PaymentRequirements, outcome: RunOutcome): TopUpResult {
     return outcome.kind === "open"
-      ? { kind: "unavailable" }
+      ? { kind: "unavailable", recorded: true }
       : fromAnswer(resource, requirement, outcome.answer);
   }
 
@@ -187,7 +192,8 @@ export function createTopUps(options: TopUpsOptions) {
         outcome = await pay(key, priced, header, resource);
       } catch (error) {
         if (!(error instanceof SettlementUnavailableError)) throw error;
-        outcome = { result: { kind: "unavailable" }, replayed: false };
+        // Thrown only before the payment is recorded (the runner keeps its own failures as "open").
+        outcome = { result: { kind: "unavailable", recorded: false }, replayed: false };
       }
       const { result, replayed } = outcome;
       const label =
