@@ -90,7 +90,7 @@ export const topUpProcedures = {
     .output(topUpOutput)
     .mutation(async ({ ctx, input }) => {
       const { key, payments } = await checkTopUp(ctx, input.id, input.amount);
-      const resource = `http://${ctx.host()}/api-keys/${encodeURIComponent(key.id)}/top-up`;
+      const resource = `${ctx.publicUrl()}/api-keys/${encodeURIComponent(key.id)}/top-up`;
       const payment = input.payment ?? ctx.requestHeader("payment-signature");
       if (payment === undefined) {
         const unpaid = payments.unpaid(input.amount, resource);
