@@ -95,7 +95,7 @@ export function createTopUps(options: TopUpsOptions) {
       if (row.lockedUntil < now) {
         const taken = await store.lock(id, new Date(now.getTime() + PAYMENT_LOCK_MS), now);
         if (taken !== undefined) {
-          return runner.withLock(id, () =>
+          return runner.withLock(taken, () =>
             runner.resume({ row: taken, payment: { decoded: payment, requirement } }),
           );
         }
@@ -166,7 +166,7 @@ export function createTopUps(options: TopUpsOptions) {
     });
     if (row === undefined) return pay(key, priced, header, resource);
     const work = { row, payment: { decoded: payment, requirement } };
-    const outcome = await runner.withLock(row.id, () => runner.settleNew(work));
+    const outcome = await runner.withLock(row, () => runner.settleNew(work));
     return { result: toResult(resource, requirement, outcome), replayed: false };
   }
 
