@@ -37,7 +37,7 @@ export function describeRpcFailure(error: unknown): string {
     if (inner instanceof RpcRequestError) return `the node answered JSON-RPC error ${inner.code}`;
     inner = inner.cause;
   }
-  return "the node's answer could not be used";
+  return "the facilitator or the node could not be used";
 }
 
 /** An error whose message is `describeRpcFailure`'s: what a payment's log line and `cause` carry instead of viem's. */
