@@ -34,6 +34,8 @@ export const slowTests = [
   "test/contract-wallet.test.ts",
   // anvil, a token deployed on it, and settlements that wait for blocks.
   "test/top-up.test.ts",
+  // anvil behind a JSON-RPC proxy that fails chosen methods.
+  "test/top-up-rpc-faults.test.ts",
   // Child processes killed mid-settlement and started again.
   "test/top-up-restart.test.ts",
   // 200 keys made and 1,200 verifications around one leak report of 1,000 tokens, on two instances.

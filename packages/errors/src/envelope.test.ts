@@ -14,14 +14,17 @@ describe("errorBody", () => {
     expect(errorBody("NOT_FOUND", "No such key", [])).toEqual({ code: "NOT_FOUND", message: "No such key" });
   });
 
-  it("says only 'Internal server error' for a 500 or 501, whatever the message", () => {
+  it("says only 'Internal server error' for a 500, whatever the message", () => {
     expect(errorBody("INTERNAL_SERVER_ERROR", 'relation "keys" does not exist').message).toBe(
       INTERNAL_ERROR_MESSAGE,
     );
-    expect(publicMessage("NOT_IMPLEMENTED", "stack at x.ts:1")).toBe("Internal server error");
   });
 
-  it("keeps the fixed text of a dependency's failure (502, 503, 504)", () => {
+  it("keeps the fixed text of a feature that is off (501) and of a dependency's failure (502, 503, 504)", () => {
+    expect(errorBody("NOT_IMPLEMENTED", "Payments are off on this server")).toEqual({
+      code: "NOT_IMPLEMENTED",
+      message: "Payments are off on this server",
+    });
     expect(publicMessage("SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly")).toBe(
       "The database is unavailable; retry shortly",
     );

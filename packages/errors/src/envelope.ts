@@ -26,17 +26,19 @@ export interface ErrorEnvelope {
 /** The only message a 5xx other than a dependency's failure ever carries. */
 export const INTERNAL_ERROR_MESSAGE = "Internal server error";
 
-// A dependency failed (the database, CoinGecko, the agent): the caller writes a fixed text naming it
-// and what to do, which helps and leaks nothing. Any other 5xx text could carry internals.
+// A dependency failed (the database, CoinGecko, the agent), or a feature is off on this server
+// (501: payments, a partner's leak reports): the caller writes a fixed text naming it and what to
+// do, which helps and leaks nothing. Any other 5xx text could carry internals.
 const DEPENDENCY_CODES: ReadonlySet<ErrorCode> = new Set([
+  "NOT_IMPLEMENTED",
   "BAD_GATEWAY",
   "SERVICE_UNAVAILABLE",
   "GATEWAY_TIMEOUT",
 ]);
 
 /**
- * The message a response may carry for `code`: `message` for a 4xx and for a dependency's failure
- * (502, 503, 504: callers pass fixed text), "Internal server error" for any other 5xx.
+ * The message a response may carry for `code`: `message` for a 4xx, a feature that is off (501) and a
+ * dependency's failure (502, 503, 504: callers pass fixed text), "Internal server error" for any other 5xx.
  * @example publicMessage("INTERNAL_SERVER_ERROR", "relation \"keys\" does not exist") // "Internal server error"
  */
 export function publicMessage(code: ErrorCode, message: string): string {

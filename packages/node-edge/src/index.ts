@@ -49,6 +49,14 @@ export { redactText, redactUrl } from "./redact-url.js";
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from "./redis-rate-limiter.js";
 // Redis Lua scripts
 export { defineScript, integerReply, type RedisScript, runScript } from "./redis-script.js";
+// A paid top-up's one time budget, shared by the server and the proxy
+export {
+  TOP_UP_BUDGET_MS,
+  TOP_UP_FORWARD_MS,
+  TOP_UP_MARGIN_MS,
+  TOP_UP_SERVER_MS,
+  TOP_UP_TIMEOUT_MESSAGE,
+} from "./top-up-budget.js";
 export { windowStart } from "./window.js";
 export {
   createWindowLimit,

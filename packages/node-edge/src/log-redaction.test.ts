@@ -31,6 +31,17 @@ describe("log redaction", () => {
     expect(line).toContain("[redacted]");
   });
 
+  it("censors an x402 payment header or field, a bearer instrument until settled", () => {
+    const line = logged({
+      req: { headers: { "payment-signature": "eyJ4NDAy_sig", "x-payment": "eyJ4NDAy_v1" } },
+      upstream: { headers: { "payment-signature": "eyJ4NDAy_up" } },
+      payment: "eyJ4NDAy_top",
+      input: { payment: "eyJ4NDAy_input" },
+    });
+    expect(line).not.toContain("eyJ4NDAy");
+    expect(line).toContain("[redacted]");
+  });
+
   it("censors keys, tokens, signatures, secrets and the upstream keys, top-level and one level down", () => {
     const line = logged({
       key: "kp_x",

@@ -14,6 +14,13 @@ const PATHS = [
   "*.headers.authorization",
   '*.headers["x-cg-demo-api-key"]',
   '*.headers["x-cg-pro-api-key"]',
+  // An x402 payment is a bearer instrument until settled (docs/payments.md): whoever reads it can spend it.
+  'req.headers["payment-signature"]',
+  'req.headers["x-payment"]',
+  '*.headers["payment-signature"]',
+  '*.headers["x-payment"]',
+  "payment",
+  "*.payment",
   "authorization",
   "*.authorization",
   "cookie",

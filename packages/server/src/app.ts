@@ -223,7 +223,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
           server.off("error", reject);
           const address: AddressInfo | string | null = server.address();
           const bound = typeof address === "object" && address !== null ? address.port : port;
-          baseUrl = publicUrl(host, bound);
+          baseUrl = env.PUBLIC_URL ?? publicUrl(host, bound);
           resolve(bound);
         });
       }),

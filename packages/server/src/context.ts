@@ -40,6 +40,11 @@ export interface ProcedureServices {
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
   topUps: TopUpService;
+  /**
+   * The server's URL as its users reach it (PUBLIC_URL, else where it listens; http/public-url.ts),
+   * for the URLs answers name (the top-up's x402 `resource`). Never the request's `Host`.
+   */
+  publicUrl(): string;
   webhooks: WebhookService;
   /** The operator API's tokens, audit and roles (docs/operator.md). */
   operators: OperatorService;
@@ -81,8 +86,6 @@ export interface Context extends ProcedureServices {
   requestHeader(name: string): string | undefined;
   /** Sets a header on the answer, whatever its status (the top-up's PAYMENT-REQUIRED and PAYMENT-RESPONSE). */
   setResponseHeader(name: string, value: string): void;
-  /** The request's `Host`, for URLs naming this server (the top-up's x402 resource). */
-  host(): string;
 }
 
 /** Inputs of `createContextInner`: what a request carries, already extracted. */
@@ -118,7 +121,6 @@ export function createContextInner({
     ...(batchCalls === undefined ? {} : { batchCalls }),
     requestHeader: () => undefined,
     setResponseHeader: () => undefined,
-    host: () => "localhost",
   };
 }
 
@@ -157,7 +159,6 @@ export function createContext(
     setResponseHeader: (name, value) => {
       if (!res.headersSent) res.setHeader(name, value);
     },
-    host: () => req.headers.host ?? "localhost",
   };
   if (batchCalls !== undefined) context.batchCalls = batchCalls;
   return context;

@@ -71,6 +71,34 @@ describe("parseEnv", () => {
     expect(parseEnv({ HOST: "127.0.0.1" }).HOST).toBe("127.0.0.1");
   });
 
+  it("takes PUBLIC_URL as https://, or http:// to a loopback host, and refuses anything else with a clear line", () => {
+    expect(parseEnv({}).PUBLIC_URL).toBeUndefined();
+    expect(parseEnv({ PUBLIC_URL: "https://keyport.example.com/" }).PUBLIC_URL).toBe(
+      "https://keyport.example.com",
+    );
+    expect(parseEnv({ PUBLIC_URL: "https://example.com/keyport/" }).PUBLIC_URL).toBe(
+      "https://example.com/keyport",
+    );
+    expect(parseEnv({ PUBLIC_URL: "http://localhost:3000" }).PUBLIC_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ PUBLIC_URL: "http://127.0.0.1:8080" }).PUBLIC_URL).toBe("http://127.0.0.1:8080");
+    expect(parseEnv({ PUBLIC_URL: "http://[::1]:8080" }).PUBLIC_URL).toBe("http://[::1]:8080");
+    expect(() => parseEnv({ PUBLIC_URL: "http://keyport.example.com" })).toThrow(
+      /PUBLIC_URL: must use https:\/\/ \(http:\/\/ only for localhost/,
+    );
+    expect(() => parseEnv({ PUBLIC_URL: "keyport.example.com" })).toThrow(
+      /PUBLIC_URL: must be an absolute URL/,
+    );
+    expect(() => parseEnv({ PUBLIC_URL: "ftp://example.com" })).toThrow(
+      /PUBLIC_URL: must be an https:\/\/ URL/,
+    );
+    expect(() => parseEnv({ PUBLIC_URL: "https://user:pw@example.com" })).toThrow(
+      /PUBLIC_URL: must not carry a user/,
+    );
+    expect(() => parseEnv({ PUBLIC_URL: "https://example.com/?a=1" })).toThrow(
+      /PUBLIC_URL: must not carry a query/,
+    );
+  });
+
   it("names every invalid setting in one error", () => {
     const parse = () =>
       parseEnv({ PORT: "eighty", KEY_PREFIX: "Not_Valid", DATABASE_URL: "mysql://x", SIWE_CHAIN_IDS: "abc" });

@@ -2,6 +2,7 @@ import { isTrustedProxyEntry } from "@keyport/node-edge";
 import { getAddress } from "viem";
 import { z } from "zod";
 import { parseNonceRateLimit } from "./auth/nonce-limit.js";
+import { normalisePublicUrl, publicUrlProblem } from "./http/public-url-setting.js";
 import { paymentIssues, paymentSettings } from "./payments/settings-schema.js";
 
 const commaList = (fallback: string) =>
@@ -26,6 +27,20 @@ export const envSchema = z.object({
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value)),
+  /**
+   * The server's address as its users reach it (behind TLS: `https://keyport.example.com`), for the
+   * URLs it hands out: `topUpUrl`, a 402's x402 `resource`. Unset: `http://localhost:<PORT>`.
+   */
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .superRefine((value, ctx) => {
+      const problem = value === undefined ? null : publicUrlProblem(value);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .transform((value) => (value === undefined ? undefined : normalisePublicUrl(value))),
   DATABASE_URL: z
     .string()
     .trim()

@@ -103,6 +103,7 @@ export function createProcedureServices(
     }),
     verifier: verification.verifier,
     topUps,
+    publicUrl: () => baseUrl() ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     webhooks: createWebhookService({
       db,
       key: webhooksKey,

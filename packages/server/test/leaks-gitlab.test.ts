@@ -103,21 +103,25 @@ describeDatabases("GitLab leak reports", (target) => {
     expect((await verifyOver(server.baseUrl, key.key)).code).toBe("VALID");
   });
 
-  it("answers 501 on every GitLab route while its setting is unset", async () => {
+  it("answers 501 with its reason on every GitLab route while its setting is unset", async () => {
     const body = reportBody([newKey("kp").key], LOCATION);
-    expect((await postReport(unset, body, signedBy(scanner, body, "gitlab"), "/leaks/gitlab")).status).toBe(
-      501,
-    );
-    expect(
-      (
-        await request(unset.baseUrl, "GET", "/leaks/gitlab/v1/revocable_token_types", {
-          headers: { authorization: TOKEN },
-        })
-      ).status,
-    ).toBe(501);
+    const report = await postReport(unset, body, signedBy(scanner, body, "gitlab"), "/leaks/gitlab");
+    expect(report.status).toBe(501);
+    expect(report.body).toMatchObject({
+      code: "NOT_IMPLEMENTED",
+      message: "GitLab reports are not configured",
+    });
+    const types = await request(unset.baseUrl, "GET", "/leaks/gitlab/v1/revocable_token_types", {
+      headers: { authorization: TOKEN },
+    });
+    expect(types.status).toBe(501);
+    expect(types.body).toMatchObject({ message: "GitLab token revocation is not configured" });
     const answer = await revokeTokens([], TOKEN, unset);
     expect(answer.status).toBe(501);
-    expect(answer.body).toMatchObject({ code: "NOT_IMPLEMENTED" });
+    expect(answer.body).toMatchObject({
+      code: "NOT_IMPLEMENTED",
+      message: "GitLab token revocation is not configured",
+    });
   });
 
   it(`answers 429 with Retry-After past ${GITLAB_REVOCATION_LIMIT.limit} requests a minute`, async () => {

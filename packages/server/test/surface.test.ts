@@ -101,13 +101,12 @@ describeDatabases("HTTP surface", (target) => {
         if (operation.security?.length === 0) publicOps.push(`${method} ${path}`);
       }
     }
-    // A top-up takes the owner's session or the key's own secret (X-API-Key): no one scheme is required.
+    // A top-up takes the owner's session or the key's own secret: either scheme (test/openapi-top-up.test.ts).
     expect(publicOps.sort()).toEqual(
       [
         "post /api-keys/introspect",
         "post /api-keys/report-leak",
         "post /api-keys/verify",
-        "post /api-keys/{id}/top-up",
         "post /auth/nonce",
         "post /auth/verify",
         "get /meta",

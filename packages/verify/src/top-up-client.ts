@@ -91,6 +91,13 @@ export function createTopUpClient(options: TopUpClientOptions): TopUpClient {
       logger.warn(`Keyport at ${base.origin} answered a top-up with 402 but no x402 v2 PAYMENT-REQUIRED`);
       return { kind: "unavailable" };
     }
+    // 501: the server takes no top-ups at all (payments off); its envelope says why.
+    if (status === 501) {
+      logger.warn(
+        `Keyport at ${base.origin} takes no top-ups: ${message ?? "HTTP 501"}. Remove topUp from the middleware or turn payments on`,
+      );
+      return { kind: "declined" };
+    }
     logger.warn(
       `Keyport refused the middleware's top-up of ${options.amount} with HTTP ${status}` +
         `${message ? ` (${message})` : ""}: check topUp.amount and the server's PAYMENTS_ settings`,

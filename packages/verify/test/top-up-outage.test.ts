@@ -114,8 +114,8 @@ describe.each(FRAMEWORKS)("keyport() for %s with topUp when Keyport's top-up fai
       message: "The API key has no credits left",
     });
     expect(logLines.at(-1)).toBe(
-      "Keyport refused the middleware's top-up of 5 with HTTP 501 (Payments are off on this server): " +
-        "check topUp.amount and the server's PAYMENTS_ settings",
+      `Keyport at ${new URL(keyport.baseUrl).origin} takes no top-ups: Payments are off on this server. ` +
+        "Remove topUp from the middleware or turn payments on",
     );
     for (const line of logLines) expect(line).not.toContain(KEY);
   });

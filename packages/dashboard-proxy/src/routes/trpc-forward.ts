@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER } from "@keyport/errors";
+import { TOP_UP_TIMEOUT_MESSAGE } from "@keyport/node-edge";
 import type { H3 } from "h3";
 import type { Logger } from "pino";
 import { errorResponse } from "../http/errors.js";
@@ -80,7 +81,12 @@ export function registerTrpcForward(app: H3, options: TrpcForwardOptions): void 
       if (result.failure.kind !== "client_closed") {
         logger.warn({ upstream: "keyport", failure: result.failure, reqId: requestId }, "upstream failed");
       }
-      return errorResponse(failureToApiError(result.failure, "Keyport server"), requestId);
+      // A top-up that ran out of time may still be credited: say so, and where to look.
+      const error =
+        result.failure.kind === "timeout" && path.procedures.includes("keys.topUp")
+          ? { code: "GATEWAY_TIMEOUT" as const, message: TOP_UP_TIMEOUT_MESSAGE }
+          : failureToApiError(result.failure, "Keyport server");
+      return errorResponse(error, requestId);
     }
     const upstream = result.value;
     const answer = new Headers();

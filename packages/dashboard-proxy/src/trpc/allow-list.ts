@@ -1,3 +1,4 @@
+import { TOP_UP_FORWARD_MS } from "@keyport/node-edge";
 import type { AppProcedurePath } from "@keyport/server";
 
 /** Whether the proxy's `/trpc` forwards a procedure to the server and, when it does not, why. */
@@ -81,10 +82,11 @@ export const FORWARDED_PROCEDURES: ReadonlySet<string> = new Set(
 
 /**
  * How long the forward of a call waits for the server, when longer than KEYPORT_TIMEOUT_MS: a top-up
- * waits for its settlement up to the payment's maxTimeoutSeconds (60 s; docs/payments.md).
+ * waits the whole of its time budget, of which the server answers within its share
+ * (docs/payments.md#one-time-budget).
  */
 export const FORWARD_TIMEOUT_MS: Readonly<Partial<Record<AppProcedurePath, number>>> = {
-  "keys.topUp": 60_000,
+  "keys.topUp": TOP_UP_FORWARD_MS,
 };
 
 /** Why a `/trpc` path is refused, or the procedures it names. */

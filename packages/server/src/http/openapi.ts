@@ -5,6 +5,7 @@ import type { RestRoute } from "../routers/rest.js";
 import { errorEnvelope } from "../schemas/error.js";
 import { assertEveryRouteDocumented } from "./openapi-coverage.js";
 import { mergeWalletOrIdPaths, OPERATION_METHODS } from "./openapi-paths.js";
+import { describeTopUp } from "./openapi-top-up.js";
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
@@ -110,6 +111,7 @@ export function createOpenApiDocument(
     }
   }
   document.components = { ...document.components, headers: { RequestId: REQUEST_ID_HEADER_DOC } };
+  describeTopUp(document);
   mergeWalletOrIdPaths(document);
   assertEveryRouteDocumented(document, routes);
   dropUnusedSchemas(document);

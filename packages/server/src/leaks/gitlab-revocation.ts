@@ -58,7 +58,7 @@ export function createGitlabRevocationRoutes(options: GitlabRevocationOptions): 
     if (expected === undefined) {
       req.resume();
       metrics.report("gitlab-revocation", "not_configured");
-      throw new TRPCError({ code: "NOT_IMPLEMENTED", message: "Not configured" });
+      throw new TRPCError({ code: "NOT_IMPLEMENTED", message: "GitLab token revocation is not configured" });
     }
     const given = presentedToken(req.headers.authorization);
     if (given === undefined || !timingSafeEqual(digest(given), expected)) {

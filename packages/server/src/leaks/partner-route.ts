@@ -18,6 +18,8 @@ export interface PartnerRouteOptions {
   metrics: LeakMetrics;
 }
 
+const PARTNER_NAMES = { github: "GitHub", gitlab: "GitLab" } as const;
+
 /**
  * `POST /leaks/github` and `POST /leaks/gitlab` (docs/leaks.md): the body is read once as bytes, its
  * signature (`<Partner>-Public-Key-Identifier`, `<Partner>-Public-Key-Signature`) checked against the
@@ -41,7 +43,13 @@ export function createPartnerRoute(options: PartnerRouteOptions): RawRoute {
     async handle(req, res) {
       if (keys === null) {
         req.resume();
-        throw refuse("not_configured", new TRPCError({ code: "NOT_IMPLEMENTED", message: "Not configured" }));
+        throw refuse(
+          "not_configured",
+          new TRPCError({
+            code: "NOT_IMPLEMENTED",
+            message: `${PARTNER_NAMES[partner]} reports are not configured`,
+          }),
+        );
       }
       const body = await readRawBody(req, LEAK_BODY_BYTES);
       const identifier = req.headers[identifierHeader];

@@ -119,19 +119,38 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
       return fromChain(row, undefined, work.payment);
     },
     /**
-     * Runs `work` while renewing the lock on payment `id`; an outcome still open unlocks it, so the
-     * next replay or reconciler pass takes it up at once.
+     * Runs `work` while renewing the lock this worker holds on payment `lock.id` (its `lockedUntil` as
+     * this worker set it); an outcome still open unlocks it, so the next replay or reconciler pass
+     * takes it up at once. Once the lock is found taken over, it is neither renewed nor released.
      */
-    async withLock(id: number, work: () => Promise<RunOutcome>): Promise<RunOutcome> {
+    async withLock(
+      lock: Pick<PaymentRow, "id" | "lockedUntil">,
+      work: () => Promise<RunOutcome>,
+    ): Promise<RunOutcome> {
+      const { id } = lock;
+      let held: Date | null = lock.lockedUntil;
+      let renewing: Promise<void> = Promise.resolve();
       const timer = setInterval(() => {
-        store.extendLock(id, new Date(Date.now() + PAYMENT_LOCK_MS)).catch(() => undefined);
+        renewing = renewing.then(async () => {
+          if (held === null) return;
+          const until = new Date(Date.now() + PAYMENT_LOCK_MS);
+          const kept = await store.extendLock(id, held, until).catch(() => undefined);
+          // undefined: the database did not answer; the lock stays as it was and may lapse.
+          if (kept === true) held = until;
+          else if (kept === false) held = null;
+        });
       }, PAYMENT_LOCK_MS / 3);
+      const release = async () => {
+        clearInterval(timer);
+        await renewing;
+        if (held !== null) await store.unlock(id, held).catch(() => undefined);
+      };
       try {
         const outcome = await work();
-        if (outcome.kind === "open") await store.unlock(id).catch(() => undefined);
+        if (outcome.kind === "open") await release();
         return outcome;
       } catch (error) {
-        await store.unlock(id).catch(() => undefined);
+        await release();
         throw error;
       } finally {
         clearInterval(timer);

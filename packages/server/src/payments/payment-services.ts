@@ -3,6 +3,7 @@ import type { BalanceWriter } from "../credits/balance-writer.js";
 import type { LiveCredits } from "../credits/overlay-live.js";
 import type { Db } from "../db/database.js";
 import type { Env } from "../env.js";
+import { errorSummary } from "../logger.js";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { createPaymentChain } from "./chain.js";
 import { createSettlerSigner } from "./evm-signer.js";
@@ -55,7 +56,16 @@ export function createPaymentServices(options: PaymentServicesOptions): {
   const store = createPaymentStore(db);
   const chain = createPaymentChain(settings);
   const runner = createPaymentRunner({ db, balances, store, chain, settler });
-  const topUps = createTopUps({ settings, store, chain, settler, runner, metrics });
+  const topUps = createTopUps({
+    settings,
+    store,
+    chain,
+    settler,
+    runner,
+    metrics,
+    // The payment stays open: the reconciler takes it up once its lock lapses.
+    onLateError: (error) => logger.warn({ err: errorSummary(error) }, "top-up failed after its answer"),
+  });
   const reconciler = startPaymentReconciler(store, runner, logger);
   return { topUps: createTopUpService(db, topUps, liveCredits), stop: () => reconciler.stop() };
 }

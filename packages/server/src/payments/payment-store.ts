@@ -56,15 +56,26 @@ export function createPaymentStore(db: Db) {
         .returning();
       return row;
     },
-    async extendLock(id: number, until: Date): Promise<void> {
-      await db.update(payments).set({ lockedUntil: until }).where(eq(payments.id, id));
+    /**
+     * Pushes the lock forward to `until`, only for its holder: the one that set it to `heldUntil`
+     * (compare-and-set in one statement). A lock taken over after it lapsed holds a later time (taken
+     * only when `locked_until < now`, set to `now + 15 s`), so a worker that stalled past its lock can
+     * neither extend nor release its successor's. False when the lock is no longer this holder's.
+     */
+    async extendLock(id: number, heldUntil: Date, until: Date): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ lockedUntil: until })
+        .where(and(eq(payments.id, id), eq(payments.lockedUntil, heldUntil), inArray(payments.status, OPEN)))
+        .returning({ id: payments.id });
+      return rows.length > 0;
     },
-    /** Lets the next replay or reconciler pass take the payment up at once. */
-    async unlock(id: number): Promise<void> {
+    /** Lets the next replay or reconciler pass take the payment up at once; only its holder's (see `extendLock`). */
+    async unlock(id: number, heldUntil: Date): Promise<void> {
       await db
         .update(payments)
         .set({ lockedUntil: sql`now() - interval '1 second'` })
-        .where(and(eq(payments.id, id), inArray(payments.status, OPEN)));
+        .where(and(eq(payments.id, id), eq(payments.lockedUntil, heldUntil), inArray(payments.status, OPEN)));
     },
     async settled(id: number, transaction: string, now: Date): Promise<void> {
       await db

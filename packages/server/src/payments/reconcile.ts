@@ -18,7 +18,7 @@ export async function reconcilePayments(store: PaymentStore, runner: PaymentRunn
     const now = new Date();
     const taken = await store.lock(row.id, new Date(now.getTime() + PAYMENT_LOCK_MS), now);
     if (taken === undefined) continue;
-    const outcome = await runner.withLock(taken.id, () => runner.resume({ row: taken }));
+    const outcome = await runner.withLock(taken, () => runner.resume({ row: taken }));
     if (outcome.kind === "answered") answered++;
   }
   return answered;

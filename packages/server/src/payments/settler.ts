@@ -1,4 +1,5 @@
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { RpcFailure } from "./rpc-failure.js";
 
 /** A facilitator's word on a payment: valid, or refused with its reason (x402's `invalidReason`). */
 export type VerifyOutcome = { ok: true } | { ok: false; reason: string };
@@ -19,10 +20,16 @@ export interface Settler {
   settle(payload: PaymentPayload, requirement: PaymentRequirements): Promise<SettleOutcome>;
 }
 
-/** The facilitator or the chain did not answer: a 503, and the payment stays open. */
+/**
+ * The facilitator or the chain did not answer: a 503, and the payment stays open. Its `cause` says
+ * only what failed (an HTTP status, a JSON-RPC code): an HTTP client's own error names the URL, which
+ * may hold a provider key, and the request body, which holds the payment (docs/security.md).
+ */
 export class SettlementUnavailableError extends Error {
   override name = "SettlementUnavailableError";
   constructor(cause: unknown) {
-    super("payment settlement unavailable", { cause });
+    super("payment settlement unavailable", {
+      cause: typeof cause === "string" ? new Error(cause) : new RpcFailure(cause),
+    });
   }
 }

@@ -24,7 +24,7 @@ export interface TopUpKeyView {
 export type TopUpAnswer =
   | { kind: "payment_required"; message: string; header: string }
   | { kind: "credited"; answer: Extract<StoredAnswer, { kind: "credited" }> }
-  | { kind: "unavailable" };
+  | { kind: "unavailable"; recorded: boolean };
 
 /**
  * What the top-up procedures use (docs/payments.md): the project's own types only, so `AppRouter`

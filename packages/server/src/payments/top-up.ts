@@ -1,13 +1,15 @@
+import { TOP_UP_SERVER_MS } from "@keyport/node-edge";
 import type { PaymentRequirements } from "@x402/core/types";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { creditsFor, toBaseUnits } from "./amount.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
 import type { PaymentChain } from "./chain.js";
+import { raceDeadline } from "./deadline-race.js";
 import { type DecodedPayment, decodePayment, mismatchOf } from "./payment-payload.js";
 import { PAYMENT_LOCK_MS, type PaymentRunner, type RunOutcome } from "./payment-runner.js";
 import type { PaymentStore } from "./payment-store.js";
 import { paymentRequired, topUpRequirement } from "./requirement.js";
-import { MAX_TIMEOUT_SECONDS, type PaymentSettings } from "./settings.js";
+import type { PaymentSettings } from "./settings.js";
 import { SettlementUnavailableError, type Settler } from "./settler.js";
 
 /** The key a top-up credits: its id, its balance, its owner. */
@@ -26,7 +28,12 @@ export type Quote =
 export type TopUpResult =
   | { kind: "payment_required"; message: string; header: string }
   | { kind: "credited"; answer: Extract<StoredAnswer, { kind: "credited" }> }
-  | { kind: "unavailable" };
+  /**
+   * The facilitator or the chain did not answer. `recorded` false: before the payment was recorded,
+   * so nothing was settled. `recorded` true: it may have been settled; the payment stays open for
+   * the same payment sent again and for the reconciler.
+   */
+  | { kind: "unavailable"; recorded: boolean };
 
 export interface TopUpsOptions {
   settings: PaymentSettings;
@@ -35,6 +42,17 @@ export interface TopUpsOptions {
   settler: Settler;
   runner: PaymentRunner;
   metrics: PaymentMetrics;
+  /** Where an error of a top-up's work that outlived its request goes (the log). */
+  onLateError?: (error: unknown) => void;
+}
+
+/**
+ * One request's share of the top-up's time budget (@keyport/node-edge's TOP_UP_SERVER_MS): when it
+ * ends, and whether the payment was recorded by then (so it may be settled).
+ */
+interface Budget {
+  deadline: number;
+  recorded: boolean;
 }
 
 const POLL_MS = 100;
@@ -48,6 +66,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createTopUps(options: TopUpsOptions) {
   const { settings, store, chain, settler, runner, metrics } = options;
+  const onLateError = options.onLateError ?? (() => undefined);
 
   function quote(amount: string): Quote {
     const baseUnits = toBaseUnits(amount, settings.decimals);
@@ -79,8 +98,12 @@ export function createTopUps(options: TopUpsOptions) {
   }
 
   /** Waits for the payment another request holds; takes it up when that request's lock lapses. */
-  async function awaitPayment(id: number, payment: DecodedPayment, requirement: PaymentRequirements) {
-    const until = Date.now() + MAX_TIMEOUT_SECONDS * 1000;
+  async function awaitPayment(
+    id: number,
+    payment: DecodedPayment,
+    requirement: PaymentRequirements,
+    until: number,
+  ) {
     while (Date.now() < until) {
       const row = await store.get(id);
       const answer = readAnswer(row?.answer);
@@ -90,7 +113,7 @@ export function createTopUps(options: TopUpsOptions) {
       if (row.lockedUntil < now) {
         const taken = await store.lock(id, new Date(now.getTime() + PAYMENT_LOCK_MS), now);
         if (taken !== undefined) {
-          return runner.withLock(id, () =>
+          return runner.withLock(taken, () =>
             runner.resume({ row: taken, payment: { decoded: payment, requirement } }),
           );
         }
@@ -105,6 +128,7 @@ export function createTopUps(options: TopUpsOptions) {
     priced: Extract<Quote, { ok: true }>,
     header: string,
     resource: string,
+    budget: Budget,
   ): Promise<{ result: TopUpResult; replayed: boolean }> {
     const { requirement } = priced;
     const payment = decodePayment(header);
@@ -129,7 +153,8 @@ export function createTopUps(options: TopUpsOptions) {
           replayed: false,
         };
       }
-      const outcome = await awaitPayment(existing.id, payment, requirement);
+      budget.recorded = true;
+      const outcome = await awaitPayment(existing.id, payment, requirement, budget.deadline);
       return { result: toResult(resource, requirement, outcome), replayed: true };
     }
     const mismatch = mismatchOf(payment, requirement, Date.now());
@@ -143,6 +168,10 @@ export function createTopUps(options: TopUpsOptions) {
         replayed: false,
       };
     }
+    // Out of time before recording: stop here, so the 503 already sent ("nothing was charged") holds.
+    if (Date.now() >= budget.deadline)
+      throw new SettlementUnavailableError("the top-up's time budget ran out");
+    budget.recorded = true;
     const now = new Date();
     const row = await store.insert({
       network: settings.network,
@@ -159,15 +188,15 @@ export function createTopUps(options: TopUpsOptions) {
       validBefore: new Date(Number(payment.authorization.validBefore) * 1000),
       lockedUntil: new Date(now.getTime() + PAYMENT_LOCK_MS),
     });
-    if (row === undefined) return pay(key, priced, header, resource);
+    if (row === undefined) return pay(key, priced, header, resource, budget);
     const work = { row, payment: { decoded: payment, requirement } };
-    const outcome = await runner.withLock(row.id, () => runner.settleNew(work));
+    const outcome = await runner.withLock(row, () => runner.settleNew(work));
     return { result: toResult(resource, requirement, outcome), replayed: false };
   }
 
   function toResult(resource: string, requirement: PaymentRequirements, outcome: RunOutcome): TopUpResult {
     return outcome.kind === "open"
-      ? { kind: "unavailable" }
+      ? { kind: "unavailable", recorded: true }
       : fromAnswer(resource, requirement, outcome.answer);
   }
 
@@ -182,13 +211,19 @@ export function createTopUps(options: TopUpsOptions) {
      * credits arrive all the same, exactly once.
      */
     async topUp(key: TopUpKey, priced: Extract<Quote, { ok: true }>, header: string, resource: string) {
-      let outcome: { result: TopUpResult; replayed: boolean };
-      try {
-        outcome = await pay(key, priced, header, resource);
-      } catch (error) {
+      const budget: Budget = { deadline: Date.now() + TOP_UP_SERVER_MS, recorded: false };
+      const work = pay(key, priced, header, resource, budget).catch((error: unknown) => {
         if (!(error instanceof SettlementUnavailableError)) throw error;
-        outcome = { result: { kind: "unavailable" }, replayed: false };
-      }
+        // Thrown only before the payment is recorded (the runner keeps its own failures as "open").
+        return { result: { kind: "unavailable", recorded: false } as const, replayed: false };
+      });
+      // At the deadline the request is answered and the work goes on (docs/payments.md#one-time-budget).
+      const outcome: { result: TopUpResult; replayed: boolean } = await raceDeadline(
+        work,
+        budget.deadline,
+        () => ({ result: { kind: "unavailable", recorded: budget.recorded }, replayed: false }),
+        onLateError,
+      );
       const { result, replayed } = outcome;
       const label =
         result.kind === "credited"

@@ -21,6 +21,13 @@ export const topUpHttp = {
 
 const NOT_FOUND = "No such key";
 
+// The two 503s of a payment (docs/payments.md#when-the-chain-does-not-answer): before it was
+// recorded nothing was settled; after, it may have been, and the same payment again shows the result.
+const NOTHING_CHARGED =
+  "The payment could not be checked now (the facilitator or the chain did not answer); nothing was charged: retry with the same payment";
+const MAY_BE_CREDITED =
+  "The payment could not be confirmed in time (the facilitator or the chain did not answer); the payment may still be credited: send the same payment again to see its result, or look at the key's credits";
+
 /**
  * The checks both procedures share, in their order (docs/payments.md): the caller (the owner's
  * session, or `X-API-Key` with the key's own secret and no session: 401), the key (404), payments on
@@ -83,7 +90,7 @@ export const topUpProcedures = {
     .output(topUpOutput)
     .mutation(async ({ ctx, input }) => {
       const { key, payments } = await checkTopUp(ctx, input.id, input.amount);
-      const resource = `http://${ctx.host()}/api-keys/${encodeURIComponent(key.id)}/top-up`;
+      const resource = `${ctx.publicUrl()}/api-keys/${encodeURIComponent(key.id)}/top-up`;
       const payment = input.payment ?? ctx.requestHeader("payment-signature");
       if (payment === undefined) {
         const unpaid = payments.unpaid(input.amount, resource);
@@ -95,8 +102,7 @@ export const topUpProcedures = {
       if (answer.kind === "unavailable") {
         throw new TRPCError({
           code: "SERVICE_UNAVAILABLE",
-          message:
-            "The payment could not be settled now (facilitator or chain unavailable); retry with the same payment",
+          message: answer.recorded ? MAY_BE_CREDITED : NOTHING_CHARGED,
         });
       }
       if (answer.kind === "payment_required") {
