@@ -40,6 +40,20 @@ export const slowTests = [
   "test/leaks-batch.test.ts",
   // The REST walk-through run in bash as written: its sign-in script is two tsx processes.
   "test/docs-walkthrough.test.ts",
+  // The leak-rules command: a tsx process (src/leaks/detection-rules.test.ts checks its rules in-process).
+  "test/leak-rules-cli.test.ts",
+  // The tRPC verify fast path while PostgreSQL is unreachable: a database of its own, closed mid-test.
+  "test/trpc-verify-parity-outage.test.ts",
+];
+
+/**
+ * Property tests in both tiers: a few generated runs in `pnpm test` (each behaviour still checked there)
+ * and the long run in `pnpm test:slow`, which sets KEYPORT_TEST_TIER=slow (test/support/tier.ts).
+ */
+export const longRuns = [
+  "test/trpc-verify-parity.test.ts",
+  "test/credits-model.test.ts",
+  "test/active-key-bound.test.ts",
 ];
 
 /** Settings both tiers share. */
