@@ -47,13 +47,16 @@ export const slowTests = [
 ];
 
 /**
- * Property tests in both tiers: a few generated runs in `pnpm test` (each behaviour still checked there)
- * and the long run in `pnpm test:slow`, which sets KEYPORT_TEST_TIER=slow (test/support/tier.ts).
+ * Property and concurrency tests in both tiers: a few generated runs or a few dozen concurrent requests in
+ * `pnpm test` (each behaviour still checked there) and the long run in `pnpm test:slow`, which sets
+ * KEYPORT_TEST_TIER=slow (test/support/tier.ts).
  */
 export const longRuns = [
   "test/trpc-verify-parity.test.ts",
   "test/credits-model.test.ts",
   "test/active-key-bound.test.ts",
+  "test/key-policies.test.ts",
+  "test/wallet-limits.test.ts",
 ];
 
 /** Settings both tiers share. */
