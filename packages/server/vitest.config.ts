@@ -57,6 +57,8 @@ export const longRuns = [
   "test/active-key-bound.test.ts",
   "test/key-policies.test.ts",
   "test/wallet-limits.test.ts",
+  "test/key-create-cap.test.ts",
+  "test/session-memo.test.ts",
 ];
 
 /** Settings both tiers share. */
