@@ -59,6 +59,7 @@ export const longRuns = [
   "test/wallet-limits.test.ts",
   "test/key-create-cap.test.ts",
   "test/session-memo.test.ts",
+  "test/keys-list-search.test.ts",
 ];
 
 /** Settings both tiers share. */
