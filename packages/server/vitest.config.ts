@@ -46,6 +46,26 @@ export const slowTests = [
   "test/stored-text-property.test.ts",
   // The real entry point in a child process, with a rejection and a throw injected.
   "test/process-faults.test.ts",
+  // The leak-rules command: a tsx process (src/leaks/detection-rules.test.ts checks its rules in-process).
+  "test/leak-rules-cli.test.ts",
+  // The tRPC verify fast path while PostgreSQL is unreachable: a database of its own, closed mid-test.
+  "test/trpc-verify-parity-outage.test.ts",
+];
+
+/**
+ * Property and concurrency tests in both tiers: a few generated runs or a few dozen concurrent requests in
+ * `pnpm test` (each behaviour still checked there) and the long run in `pnpm test:slow`, which sets
+ * KEYPORT_TEST_TIER=slow (test/support/tier.ts).
+ */
+export const longRuns = [
+  "test/trpc-verify-parity.test.ts",
+  "test/credits-model.test.ts",
+  "test/active-key-bound.test.ts",
+  "test/key-policies.test.ts",
+  "test/wallet-limits.test.ts",
+  "test/key-create-cap.test.ts",
+  "test/session-memo.test.ts",
+  "test/keys-list-search.test.ts",
 ];
 
 /** Settings both tiers share. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiKeys, walletActiveKeys } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { propertyRuns } from "./support/tier.js";
 
 // `wallet_active_keys.at_most` lets a create skip counting the wallet's keys (keys/insert-under-cap.ts).
 // It must never fall below the wallet's active keys, or the cap could be overshot; when it is stale
@@ -125,7 +126,7 @@ describeDatabases("the wallet's active-key bound", (target) => {
           expect(atMost).toBeGreaterThanOrEqual(active);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: propertyRuns({ fast: 4, slow: 12 }) },
     );
   });
 

@@ -6,6 +6,7 @@ import { refillPeriodStart } from "../src/keys/refill-period.js";
 import type { CreditsRefill } from "../src/schemas/key-policy.js";
 import { useCreditsWorld } from "./support/credits-redis.js";
 import { TEST_DATABASE_URL } from "./support/databases.js";
+import { propertyRuns } from "./support/tier.js";
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const START = Date.parse("2026-01-30T20:00:00Z");
@@ -268,7 +269,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)("credits in Redis against a 
           });
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns({ fast: 12, slow: 60 }) },
     );
   });
 });

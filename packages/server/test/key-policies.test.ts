@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, type VerificationBody, verifyOver } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { forTier } from "./support/tier.js";
 
 type Session = { token: string; wallet: string };
 
@@ -246,16 +247,19 @@ describeDatabases("key policies", (target) => {
     });
 
     // The issue's 1,000 against 100 runs in the slow tier (credits-concurrency.test.ts).
-    it("gives exactly 20 VALID for 200 concurrent verifications of a key with 20 credits, over two instances", async () => {
-      const { key } = await create({ credits: { remaining: 20 } });
+    // Every verification over the credits races the others: 80 in `pnpm test`, 200 in the slow tier.
+    const CREDITS = forTier({ fast: 8, slow: 20 });
+    const CALLS = CREDITS * 10;
+    it(`gives exactly ${CREDITS} VALID for ${CALLS} concurrent verifications of a key with ${CREDITS} credits, over two instances`, async () => {
+      const { key } = await create({ credits: { remaining: CREDITS } });
       const answers = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => verifyOver((i % 2 === 0 ? a : b).baseUrl, key)),
+        Array.from({ length: CALLS }, (_, i) => verifyOver((i % 2 === 0 ? a : b).baseUrl, key)),
       );
-      expect(count(answers, "VALID")).toBe(20);
-      expect(count(answers, "USAGE_EXCEEDED")).toBe(180);
-      // Each VALID saw a different balance: 19 down to 0.
+      expect(count(answers, "VALID")).toBe(CREDITS);
+      expect(count(answers, "USAGE_EXCEEDED")).toBe(CALLS - CREDITS);
+      // Each VALID saw a different balance: CREDITS - 1 down to 0.
       const remaining = answers.filter((x) => x.code === "VALID").map((x) => x.credits?.remaining);
-      expect(new Set(remaining)).toEqual(new Set(Array.from({ length: 20 }, (_, i) => i)));
+      expect(new Set(remaining)).toEqual(new Set(Array.from({ length: CREDITS }, (_, i) => i)));
     });
 
     it("refills to the amount (not adding) at the start of each UTC day, without any timer", async () => {

@@ -4,6 +4,7 @@ import { signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { forTier } from "./support/tier.js";
 
 // On the embedded database live sessions are remembered in memory (auth/session-memo.ts); on
 // PostgreSQL every request looks its session up. Either way a session that ended is refused at once.
@@ -40,7 +41,8 @@ describeDatabases("sessions remembered between requests", (target) => {
   });
 
   it("refuses a token once its sign-out has answered, however many lookups of it were under way", async () => {
-    for (let round = 0; round < 8; round++) {
+    // Each round is a new race: 3 in `pnpm test`, 8 in the slow tier.
+    for (let round = 0; round < forTier({ fast: 3, slow: 8 }); round++) {
       const { token } = await signIn(first.baseUrl);
       // Lookups still reading the session while the sign-out ends it must not leave it remembered.
       const racing = Array.from({ length: 24 }, (_, i) => session(i % 2 === 0 ? first : second, token));

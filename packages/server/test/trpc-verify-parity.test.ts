@@ -1,45 +1,20 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { acceptRequestId, REQUEST_ID_HEADER } from "@keyport/errors";
-import { type RawResponse, sendRaw } from "@keyport/test-support/raw-http";
+import { REQUEST_ID_HEADER } from "@keyport/errors";
+import { sendRaw } from "@keyport/test-support/raw-http";
 import { signIn } from "@keyport/test-support/siwe";
 import fc from "fast-check";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../src/db/database.js";
-import { createTrpcHandler } from "../src/http/trpc-handler.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { newKey } from "../src/keys/secret.js";
-import { appRouter } from "../src/routers/_app.js";
-import { createPostgresTestDatabase, describeDatabases, TEST_DATABASE_URL } from "./support/databases.js";
+import { describeDatabases } from "./support/databases.js";
 import { createKeyOver } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
+import { propertyRuns } from "./support/tier.js";
+import { answerOf, startReference } from "./support/trpc-parity.js";
 
 // The server answers keys.verify over tRPC on a fast path (docs/decisions.md, "tRPC verify fast
 // path"); tRPC's own handler, over the same router and services on another port, is the reference.
 // Every generated request must get the same status, the same body byte for byte and the same headers.
-
-/** Headers that frame the bytes (length or chunks) or the connection, not the answer. */
-const FRAMING = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
-
-function answerOf(response: RawResponse) {
-  const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !FRAMING.has(name)));
-  return { status: response.status, headers, body: response.text };
-}
-
-/** tRPC's handler alone, with the request id the app's handler sets first (http/handler.ts). */
-async function startReference(server: TestServer): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const trpc = createTrpcHandler(appRouter, server.app.services);
-  const reference: Server = createServer((req, res) => {
-    res.setHeader(REQUEST_ID_HEADER, acceptRequestId(req.headers[REQUEST_ID_HEADER]));
-    trpc(req, res);
-  });
-  await new Promise<void>((resolve) => reference.listen(0, "127.0.0.1", resolve));
-  const { port } = reference.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => reference.close(() => resolve())),
-  };
-}
+// `pnpm test` runs 20 generated requests per database, `pnpm test:slow` 200 (test/support/tier.ts); the
+// answer while PostgreSQL is unreachable is in trpc-verify-parity-outage.test.ts (slow tier).
 
 /** A JSON value nested `depth` arrays deep. */
 function nested(depth: number): unknown {
@@ -239,9 +214,9 @@ describeDatabases("tRPC keys.verify fast path", (target) => {
         const expected = answerOf(await sendRaw(reference.baseUrl, raw));
         expect(fast).toEqual(expected);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns({ fast: 20, slow: 200 }) },
     );
-    // A bound for a loaded 2-core machine (about 15 s alone), not an expectation.
+    // A bound for a loaded 2-core machine (the slow tier's 200 runs: about 15 s alone), not an expectation.
   }, 150_000);
 
   it("answers the bench's call (a VALID key) with tRPC's wire format", async () => {
@@ -258,42 +233,5 @@ describeDatabases("tRPC keys.verify fast path", (target) => {
     expect(JSON.parse(fast.text)).toMatchObject({
       result: { data: { json: { valid: true, code: "VALID" } } },
     });
-  });
-});
-
-describe.runIf(TEST_DATABASE_URL)("tRPC keys.verify fast path, PostgreSQL unreachable", () => {
-  it("answers 503 exactly as tRPC's own handler does (an unknown key needs the database)", async () => {
-    if (!TEST_DATABASE_URL) return;
-    const created = await createPostgresTestDatabase(TEST_DATABASE_URL);
-    const name = new URL(created.url).pathname.slice(1);
-    const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-    const database = await createDatabase(created.url, "");
-    const server = await startTestServer({ database, url: created.url });
-    const reference = await startReference(server);
-    try {
-      await admin.unsafe(`alter database "${name}" allow_connections false`);
-      await admin.unsafe(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
-      );
-      for (const batch of [false, true]) {
-        const path = batch ? "/trpc/keys.verify,keys.verify?batch=1" : "/trpc/keys.verify";
-        const send = (baseUrl: string) => {
-          const input = () => ({ json: { key: newKey("kp").key } });
-          const body = JSON.stringify(batch ? { 0: input(), 1: input() } : input());
-          const headers = { "content-type": "application/json", [REQUEST_ID_HEADER]: "outage-1" };
-          return sendRaw(baseUrl, { method: "POST", path, headers, body });
-        };
-        const fast = answerOf(await send(server.baseUrl));
-        expect(fast.status).toBe(503);
-        expect(fast).toEqual(answerOf(await send(reference.baseUrl)));
-      }
-    } finally {
-      await admin.unsafe(`alter database "${name}" allow_connections true`).catch(() => undefined);
-      await reference.close();
-      await server.close();
-      await database.close();
-      await admin.end();
-      await created.drop();
-    }
   });
 });

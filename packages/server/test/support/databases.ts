@@ -1,5 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { copyPgliteTemplate } from "@keyport/test-support/pglite-copy";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -21,15 +23,18 @@ export interface DatabaseTarget {
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /**
- * Creates an empty PostgreSQL database `keyport_test_<random>` through the admin URL and returns its URL
- * and a `drop()` that removes it (`DROP DATABASE ... WITH (FORCE)`).
+ * Creates an empty PostgreSQL database `keyport_test_<random>` through the admin URL (or a copy of
+ * `template`) and returns its URL and a `drop()` that removes it (`DROP DATABASE ... WITH (FORCE)`).
  */
 export async function createPostgresTestDatabase(
   adminUrl: string,
+  template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `keyport_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  await admin.unsafe(
+    template ? `create database "${name}" template "${template}"` : `create database "${name}"`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -41,6 +46,78 @@ export async function createPostgresTestDatabase(
       await dropper.end();
     },
   };
+}
+
+const MIGRATIONS = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** The name of the migrated template database for these migrations (kept between runs, like PGlite's). */
+function templateName(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: "utf8" }).sort()) {
+    if (file.endsWith(".sql") || file.endsWith(".json"))
+      hash.update(file).update(readFileSync(join(MIGRATIONS, file)));
+  }
+  return `keyport_template_${hash.digest("hex").slice(0, 16)}`;
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * A migrated PostgreSQL database to copy with `CREATE DATABASE ... TEMPLATE`: the migrations run once per
+ * set of migrations instead of once per test database (half a second each). Built under a name of its
+ * own and renamed into place, so concurrent workers and runs never copy half of one; nothing connects to
+ * it afterwards (a copy needs its template idle).
+ */
+function migratedTemplate(adminUrl: string): Promise<string> {
+  let template = templates.get(adminUrl);
+  if (!template) {
+    template = buildTemplate(adminUrl);
+    templates.set(adminUrl, template);
+    template.catch(() => templates.delete(adminUrl));
+  }
+  return template;
+}
+
+async function buildTemplate(adminUrl: string): Promise<string> {
+  const name = templateName();
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const found = await admin`select 1 from pg_database where datname = ${name}`;
+    if (found.length > 0) return name;
+    const building = await createPostgresTestDatabase(adminUrl);
+    const database = await createDatabase(building.url, "");
+    await database.close();
+    const buildingName = new URL(building.url).pathname.slice(1);
+    // The migrating connection's backend may still be closing: a rename needs the database idle.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.unsafe(`alter database "${buildingName}" rename to "${name}"`);
+        break;
+      } catch (error) {
+        const done = await admin`select 1 from pg_database where datname = ${name}`;
+        if (done.length > 0) {
+          // Another worker or run finished the same template first.
+          await building.drop();
+          break;
+        }
+        if (attempt >= 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * Creates a migrated PostgreSQL database `keyport_test_<random>` (a copy of the run's migrated template)
+ * and returns its URL and a `drop()` that removes it. Use `createPostgresTestDatabase` for an empty one.
+ */
+export async function createMigratedPostgresTestDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  return createPostgresTestDatabase(adminUrl, await migratedTemplate(adminUrl));
 }
 
 /**
@@ -64,7 +141,8 @@ export async function openTestPglite(): Promise<Database> {
 
 /**
  * Runs the same `describe` block on each database, like h3's `describeMatrix`: always on PGlite (one
- * instance for the whole block, from `openTestPglite`), and also on a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+ * instance for the whole block, from `openTestPglite`), and also on a fresh PostgreSQL database when TEST_DATABASE_URL is set
+ * (a copy of the migrated template, `createMigratedPostgresTestDatabase`).
  * @example
  * describeDatabases("keys", (target) => {
  *   let server: TestServer;
@@ -82,7 +160,7 @@ export function describeDatabases(name: string, fn: (target: DatabaseTarget) => 
       let drop: (() => Promise<void>) | undefined;
       beforeAll(async () => {
         if (kind === "postgres" && TEST_DATABASE_URL) {
-          const created = await createPostgresTestDatabase(TEST_DATABASE_URL);
+          const created = await createMigratedPostgresTestDatabase(TEST_DATABASE_URL);
           url = created.url;
           drop = created.drop;
         }
