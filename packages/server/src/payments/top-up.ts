@@ -1,4 +1,5 @@
 import type { PaymentRequirements } from "@x402/core/types";
+import type { PaymentRow } from "../db/schema/index.js";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { creditsFor, toBaseUnits } from "./amount.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
@@ -116,13 +117,10 @@ export function createTopUps(options: TopUpsOptions) {
     }
     const { from, nonce } = payment.authorization;
     const payer = from.toLowerCase();
-    const existing = await store.find(
-      settings.network,
-      settings.asset.toLowerCase(),
-      payer,
-      nonce.toLowerCase(),
-    );
-    if (existing !== undefined) {
+    const recorded = () =>
+      store.find(settings.network, settings.asset.toLowerCase(), payer, nonce.toLowerCase());
+    /** The answer of the recorded payment spending this authorization: its result, or a refusal when it is another's. */
+    const answerRecorded = async (existing: PaymentRow) => {
       if (existing.signatureHash !== payment.signatureHash || existing.keyId !== key.id) {
         return {
           result: required(resource, requirement, "This payment authorization was already used"),
@@ -131,17 +129,25 @@ export function createTopUps(options: TopUpsOptions) {
       }
       const outcome = await awaitPayment(existing.id, payment, requirement);
       return { result: toResult(resource, requirement, outcome), replayed: true };
-    }
+    };
+    /**
+     * Refuses with `message`, unless the same payment was recorded meanwhile (sent at once to another
+     * instance, whose settlement spent the nonce this verification found used): then its result.
+     */
+    const refuse = async (message: string) => {
+      const existing = await recorded();
+      if (existing !== undefined) return answerRecorded(existing);
+      return { result: required(resource, requirement, message), replayed: false };
+    };
+    const existing = await recorded();
+    if (existing !== undefined) return answerRecorded(existing);
     const mismatch = mismatchOf(payment, requirement, Date.now());
-    if (mismatch !== null) return { result: required(resource, requirement, mismatch), replayed: false };
+    if (mismatch !== null) return refuse(mismatch);
     const verified = await settler.verify(payment.payload, requirement);
     if (!verified.ok) {
       // A facilitator that could not read the chain says so as a refusal: a chain that does not answer is a 503.
       if (!(await chain.reachable())) throw new SettlementUnavailableError(verified.reason);
-      return {
-        result: required(resource, requirement, `The payment was refused: ${verified.reason}`),
-        replayed: false,
-      };
+      return refuse(`The payment was refused: ${verified.reason}`);
     }
     const now = new Date();
     const row = await store.insert({
