@@ -3,7 +3,7 @@ import { request } from "@keyport/test-support/http";
 import { signIn } from "@keyport/test-support/siwe";
 import { deployTestUsdc, type TestUsdc } from "@keyport/test-support/test-usdc";
 import { signPayment } from "@keyport/test-support/x402-payment";
-import { type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
@@ -41,7 +41,10 @@ describeDatabases("the same payment sent at once to two instances", (target) => 
   let second: TestServer;
   let owner: { token: string; wallet: string };
   beforeAll(async () => {
-    first = await startTestServer(target, { ...paymentsEnv(token, anvil.url, payTo, settlerKeys[0]), ...redis });
+    first = await startTestServer(target, {
+      ...paymentsEnv(token, anvil.url, payTo, settlerKeys[0]),
+      ...redis,
+    });
     second = await startTestServer(target, {
       ...paymentsEnv(token, slowNode.url, payTo, settlerKeys[1]),
       ...redis,
@@ -69,7 +72,10 @@ describeDatabases("the same payment sent at once to two instances", (target) => 
         ),
       );
       expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
-        answers.map(() => [200, expect.objectContaining({ topUp: expect.objectContaining({ credits: 5000 }) })]),
+        answers.map(() => [
+          200,
+          expect.objectContaining({ topUp: expect.objectContaining({ credits: 5000 }) }),
+        ]),
       );
       const { body } = await request(second.baseUrl, "GET", `/api-keys/${owner.wallet}`, {
         token: owner.token,
