@@ -56,6 +56,6 @@ export function createPaymentServices(options: PaymentServicesOptions): {
   const chain = createPaymentChain(settings);
   const runner = createPaymentRunner({ db, balances, store, chain, settler });
   const topUps = createTopUps({ settings, store, chain, settler, runner, metrics });
-  const reconciler = startPaymentReconciler(store, runner, logger);
+  const reconciler = startPaymentReconciler(store, runner, metrics, logger);
   return { topUps: createTopUpService(db, topUps, liveCredits), stop: () => reconciler.stop() };
 }

@@ -3,7 +3,7 @@ import type { PaymentRow } from "../db/schema/index.js";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { creditsFor, toBaseUnits } from "./amount.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
-import type { PaymentChain } from "./chain.js";
+import { FROM_BLOCK_MARGIN, type PaymentChain } from "./chain.js";
 import { type DecodedPayment, decodePayment, mismatchOf } from "./payment-payload.js";
 import { PAYMENT_LOCK_MS, type PaymentRunner, type RunOutcome } from "./payment-runner.js";
 import type { PaymentStore } from "./payment-store.js";
@@ -149,8 +149,14 @@ export function createTopUps(options: TopUpsOptions) {
       if (!(await chain.reachable())) throw new SettlementUnavailableError(verified.reason);
       return refuse(`The payment was refused: ${verified.reason}`);
     }
+    // Where the search for its transaction starts should it go unrecorded; without it (the node did
+    // not answer) the search starts at the block of this time.
+    const height = await chain.blockNumber().catch(() => null);
+    const fromBlock =
+      height === null ? null : Number(height > FROM_BLOCK_MARGIN ? height - FROM_BLOCK_MARGIN : 0n);
     const now = new Date();
     const row = await store.insert({
+      fromBlock,
       network: settings.network,
       asset: settings.asset.toLowerCase(),
       payer,
