@@ -188,6 +188,29 @@ describeDatabases("recovery of payments left open", (target) => {
     expect(await token.balanceOf(payer.address)).toBe(tokens(100));
   });
 
+  it("searches from the block of its time for a payment recorded without its block (before it was recorded, or with the node down)", async () => {
+    facilitator.setMode("fail");
+    const { id, payer, wanted } = await setUp();
+    const { header } = await signPayment(payer, wanted);
+    expect((await topUpOver(server.baseUrl, id, "5", { token: owner.token }, header)).status).toBe(503);
+    await target.database.db
+      .update(payments)
+      .set({ fromBlock: null })
+      .where(eq(payments.nonce, nonceOf(header).toLowerCase()));
+    const ranges = node.logRanges.length;
+    await cancelOnChain(payer, nonceOf(header));
+    expect(await eventually(async () => (await rowOf(nonceOf(header)))?.status === "failed", 90_000)).toBe(
+      true,
+    );
+    expect((await rowOf(nonceOf(header)))?.answer).toEqual({
+      kind: "refused",
+      message: "The payment authorization was cancelled on chain",
+    });
+    for (const [from, to] of node.logRanges.slice(ranges)) expect(to - from + 1n).toBeLessThanOrEqual(1_000n);
+    expect(node.refused()).toBe(0);
+    await facilitator.settleHeld();
+  });
+
   it("lets no stuck payment hold a newer one, shows the stuck ones in metrics, and closes them once logs answer", async () => {
     const { id } = await setUp();
     const [key] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, id));
