@@ -155,7 +155,8 @@ describeDatabases("recovery of payments left open", (target) => {
     // The facilitator broadcasts 2,500 blocks later.
     await mine(2_500);
     const [transaction] = await facilitator.settleHeld();
-    expect(await eventually(async () => (await remainingOf(id)) === 5010, 90_000)).toBe(true);
+    // The reconciler found it unspent before the broadcast and backs off (15 s, then 30 s, ...).
+    expect(await eventually(async () => (await remainingOf(id)) === 5010, 200_000)).toBe(true);
     expect(await rowOf(nonceOf(header))).toMatchObject({ status: "credited", transaction });
     const searched = node.logRanges.slice(ranges);
     expect(searched.length).toBeGreaterThanOrEqual(3);
@@ -166,7 +167,7 @@ describeDatabases("recovery of payments left open", (target) => {
     expect(replay.status).toBe(200);
     expect(await remainingOf(id)).toBe(5010);
     expect(await token.balanceOf(payer.address)).toBe(tokens(95));
-  });
+  }, 240_000);
 
   it("fails a payment whose authorization its payer cancelled on chain", async () => {
     facilitator.setMode("fail");

@@ -16,10 +16,16 @@ export const MAX_BACKOFF_MS = 10 * 60_000;
 /** An open payment whose authorization expired longer ago than this is stuck (docs/metrics.md). */
 export const STUCK_AFTER_EXPIRY_MS = 60_000;
 
-/** When a payment left open for the `attempts`-th time is taken up again. */
-export function nextAttemptAt(attempts: number, now: Date): Date {
+/**
+ * When a payment left open for the `attempts`-th time is taken up again: 15 s, doubling up to
+ * MAX_BACKOFF_MS, but never later than just after its authorization expires (then it can be decided:
+ * failed if unspent, else its search has an end).
+ */
+export function nextAttemptAt(attempts: number, now: Date, validBefore: Date): Date {
   const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_BACKOFF_MS);
-  return new Date(now.getTime() + backoff);
+  const next = now.getTime() + backoff;
+  const afterExpiry = validBefore.getTime() + 1_000;
+  return new Date(afterExpiry > now.getTime() && afterExpiry < next ? afterExpiry : next);
 }
 
 /**
@@ -49,7 +55,7 @@ export async function reconcilePayments(
     }
     if (open) {
       const attempts = taken.attempts + 1;
-      await store.deferred(taken.id, attempts, nextAttemptAt(attempts, new Date()));
+      await store.deferred(taken.id, attempts, nextAttemptAt(attempts, new Date(), taken.validBefore));
     } else answered++;
   }
   return answered;

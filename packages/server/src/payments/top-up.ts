@@ -143,17 +143,21 @@ export function createTopUps(options: TopUpsOptions) {
     if (existing !== undefined) return answerRecorded(existing);
     const mismatch = mismatchOf(payment, requirement, Date.now());
     if (mismatch !== null) return refuse(mismatch);
+    // Where the search for its transaction starts should it go unrecorded, read beside the
+    // verification (so before any settlement); without it (the node did not answer) the search
+    // starts at the block of the payment's time (docs/payments.md#recovery).
+    const height = chain.blockNumber().catch(() => null);
     const verified = await settler.verify(payment.payload, requirement);
     if (!verified.ok) {
       // A facilitator that could not read the chain says so as a refusal: a chain that does not answer is a 503.
       if (!(await chain.reachable())) throw new SettlementUnavailableError(verified.reason);
       return refuse(`The payment was refused: ${verified.reason}`);
     }
-    // Where the search for its transaction starts should it go unrecorded; without it (the node did
-    // not answer) the search starts at the block of this time.
-    const height = await chain.blockNumber().catch(() => null);
+    const recordedAt = await height;
     const fromBlock =
-      height === null ? null : Number(height > FROM_BLOCK_MARGIN ? height - FROM_BLOCK_MARGIN : 0n);
+      recordedAt === null
+        ? null
+        : Number(recordedAt > FROM_BLOCK_MARGIN ? recordedAt - FROM_BLOCK_MARGIN : 0n);
     const now = new Date();
     const row = await store.insert({
       fromBlock,
