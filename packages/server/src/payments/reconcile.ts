@@ -7,6 +7,9 @@ import type { PaymentStore } from "./payment-store.js";
 /** Payments one reconciler pass takes up at most. */
 const BATCH = 50;
 
+/** Payments of one pass worked on at once. */
+const CONCURRENCY = 4;
+
 /** The first back-off of a payment a reconciler turn left open; it doubles with each turn. */
 const FIRST_BACKOFF_MS = PAYMENT_LOCK_MS;
 
@@ -42,10 +45,11 @@ export async function reconcilePayments(
   logger?: Logger,
 ): Promise<number> {
   let answered = 0;
-  for (const row of await store.due(new Date(), BATCH)) {
+  const rows = await store.due(new Date(), BATCH);
+  const turn = async (row: (typeof rows)[number]) => {
     const now = new Date();
     const taken = await store.lock(row.id, new Date(now.getTime() + PAYMENT_LOCK_MS), now);
-    if (taken === undefined) continue;
+    if (taken === undefined) return;
     let open = true;
     try {
       const outcome = await runner.withLock(taken.id, () => runner.resume({ row: taken }));
@@ -57,7 +61,14 @@ export async function reconcilePayments(
       const attempts = taken.attempts + 1;
       await store.deferred(taken.id, attempts, nextAttemptAt(attempts, new Date(), taken.validBefore));
     } else answered++;
-  }
+  };
+  // A few at a time: one payment whose node calls run into their timeouts does not hold the pass.
+  const workers = Array.from({ length: Math.min(CONCURRENCY, rows.length) }, async () => {
+    for (let row = rows.shift(); row !== undefined; row = rows.shift()) await turn(row);
+  });
+  // Every worker ends before the pass does (the next pass must not overlap it); a database error ends the pass.
+  const failed = (await Promise.allSettled(workers)).find((result) => result.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
   return answered;
 }
 
