@@ -12,8 +12,8 @@ import {
 import { signPayment } from "@keyport/test-support/x402-payment";
 import { eq } from "drizzle-orm";
 import { type Address, createWalletClient, type Hex, http, isHex, type LocalAccount, toHex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { generatePrivateKey, nonceManager, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
 import { apiKeys, payments } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
@@ -61,6 +61,7 @@ beforeAll(async () => {
   await mine(2_500);
   node = await startRpcProxy(anvil.url, { maxLogRange: 1_000 });
   facilitator = await startTrustingFacilitator(token);
+  await token.fundEther(canceller.address);
 });
 afterAll(async () => {
   await facilitator?.close();
@@ -68,7 +69,10 @@ afterAll(async () => {
   await anvil?.close();
 });
 
-/** Cancels `payer`'s EIP-3009 authorization `nonce` on chain (its signature, sent by another account). */
+/** The account that sends cancellations (anyone may: the payer's signature authorizes them). */
+const canceller = privateKeyToAccount(generatePrivateKey(), { nonceManager });
+
+/** Cancels `payer`'s EIP-3009 authorization `nonce` on chain (its signature, sent by `canceller`). */
 async function cancelOnChain(payer: LocalAccount, nonce: Hex): Promise<void> {
   const signature = await payer.signTypedData({
     domain: { ...TEST_USDC_DOMAIN, chainId: anvil.chainId, verifyingContract: token.address },
@@ -81,14 +85,13 @@ async function cancelOnChain(payer: LocalAccount, nonce: Hex): Promise<void> {
     primaryType: "CancelAuthorization",
     message: { authorizer: payer.address, nonce },
   });
-  const sender = privateKeyToAccount(generatePrivateKey());
-  await token.fundEther(sender.address);
-  const wallet = createWalletClient({ account: sender, chain: token.chain, transport: http(anvil.url) });
+  const wallet = createWalletClient({ account: canceller, chain: token.chain, transport: http(anvil.url) });
   const hash = await wallet.writeContract({
     address: token.address,
     abi: testUsdcAbi,
     functionName: "cancelAuthorization",
     args: [payer.address, nonce, signature],
+    gas: 200_000n,
   });
   const receipt = await token.publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success") throw new Error("cancelAuthorization reverted");
@@ -220,7 +223,6 @@ describeDatabases("recovery of payments left open", (target) => {
     const [key] = await target.database.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     if (key?.creditsId == null) throw new Error("no metered key");
     const payer = privateKeyToAccount(generatePrivateKey());
-    await token.fundEther(payer.address);
     const head = Number(await token.publicClient.getBlockNumber());
     const expired = new Date(Date.now() - 120_000);
     const row = (nonce: Hex) => ({
@@ -242,13 +244,10 @@ describeDatabases("recovery of payments left open", (target) => {
     });
     // 52 payments (more than one reconciler batch) whose authorizations were spent, recorded first:
     // while the node's logs do not answer, none of them can be decided.
+    const stuck = Array.from({ length: 52 }, () => toHex(randomBytes(32)));
+    await Promise.all(stuck.map((nonce) => cancelOnChain(payer, nonce)));
     node.setLogsDown(true);
-    const stuck: Hex[] = [];
-    for (let i = 0; i < 52; i++) {
-      const nonce = toHex(randomBytes(32));
-      await cancelOnChain(payer, nonce);
-      stuck.push(nonce);
-    }
+    onTestFinished(() => node.setLogsDown(false));
     await target.database.db.insert(payments).values(stuck.map(row));
     const newer = toHex(randomBytes(32));
     await target.database.db.insert(payments).values(row(newer));
@@ -269,5 +268,5 @@ describeDatabases("recovery of payments left open", (target) => {
       (await Promise.all(stuck.map(rowOf))).every((found) => found?.status === "failed");
     expect(await eventually(closed, 180_000)).toBe(true);
     expect(await eventually(async () => (await stuckGauge()) === before, 30_000)).toBe(true);
-  });
+  }, 240_000);
 });
