@@ -36,6 +36,12 @@ export const slowTests = [
   "test/top-up.test.ts",
   // anvil behind a JSON-RPC proxy that fails chosen methods.
   "test/top-up-rpc-faults.test.ts",
+  // anvil, a token, and a facilitator that settles anything: only Keyport's own checks refuse.
+  "test/top-up-own-checks.test.ts",
+  // anvil with thousands of blocks behind a node that caps log ranges; the reconciler's 15 s passes.
+  "test/top-up-recovery.test.ts",
+  // Two instances on one database (and Redis), anvil, and a node that answers one of them late.
+  "test/top-up-two-instances.test.ts",
   // Child processes killed mid-settlement and started again.
   "test/top-up-restart.test.ts",
   // 200 keys made and 1,200 verifications around one leak report of 1,000 tokens, on two instances.

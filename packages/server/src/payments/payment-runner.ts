@@ -4,7 +4,7 @@ import type { BalanceWriter } from "../credits/balance-writer.js";
 import type { Db } from "../db/database.js";
 import type { PaymentRow } from "../db/schema/index.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
-import type { PaymentChain } from "./chain.js";
+import type { LogSearch, PaymentChain } from "./chain.js";
 import { creditPayment } from "./credit-payment.js";
 import type { DecodedPayment } from "./payment-payload.js";
 import type { PaymentStore } from "./payment-store.js";
@@ -70,12 +70,18 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
   ): Promise<RunOutcome> {
     let state: Awaited<ReturnType<PaymentChain["authorization"]>>;
     try {
-      state = await chain.authorization(payerOf(row), nonceOf(row));
+      state = await chain.authorization(payerOf(row), nonceOf(row), await searchOf(row));
     } catch {
       return { kind: "open" };
     }
-    if (state.used) {
-      if (state.transaction === null) return { kind: "open" };
+    if (state.state === "searching") {
+      await store.searched(row.id, Number(state.searchedTo));
+      return { kind: "open" };
+    }
+    if (state.state === "cancelled") {
+      return close(row, { kind: "refused", message: "The payment authorization was cancelled on chain" });
+    }
+    if (state.state === "used") {
       if (state.transaction === failedTransaction) {
         return close(row, { kind: "refused", message: refusal ?? "The settlement failed" });
       }
@@ -90,6 +96,21 @@ export function createPaymentRunner(options: PaymentRunnerOptions) {
       });
     }
     return work === undefined ? { kind: "open" } : settle(row, work);
+  }
+
+  /**
+   * Where the search for the payment's transaction goes on: after the last block searched, else from the
+   * block recorded with it, else (a payment recorded before blocks were, or while the node was down)
+   * from the block of a minute before it was recorded.
+   */
+  async function searchOf(row: PaymentRow): Promise<LogSearch> {
+    const fromBlock =
+      row.searchedBlock !== null
+        ? BigInt(row.searchedBlock) + 1n
+        : row.fromBlock !== null
+          ? BigInt(row.fromBlock)
+          : await chain.blockAt(new Date(row.createdAt.getTime() - 60_000));
+    return { fromBlock, validBefore: row.validBefore };
   }
 
   async function settle(row: PaymentRow, work: NonNullable<PaymentWork["payment"]>): Promise<RunOutcome> {

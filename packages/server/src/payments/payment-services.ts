@@ -66,6 +66,6 @@ export function createPaymentServices(options: PaymentServicesOptions): {
     // The payment stays open: the reconciler takes it up once its lock lapses.
     onLateError: (error) => logger.warn({ err: errorSummary(error) }, "top-up failed after its answer"),
   });
-  const reconciler = startPaymentReconciler(store, runner, logger);
+  const reconciler = startPaymentReconciler(store, runner, metrics, logger);
   return { topUps: createTopUpService(db, topUps, liveCredits), stop: () => reconciler.stop() };
 }

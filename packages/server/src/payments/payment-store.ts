@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { type PaymentRow, payments } from "../db/schema/index.js";
 import type { StoredAnswer } from "./answer.js";
@@ -6,7 +6,15 @@ import type { StoredAnswer } from "./answer.js";
 /** A payment to record before it is settled. */
 export type NewPayment = Omit<
   typeof payments.$inferInsert,
-  "id" | "status" | "transaction" | "answer" | "createdAt" | "updatedAt"
+  | "id"
+  | "status"
+  | "transaction"
+  | "answer"
+  | "createdAt"
+  | "updatedAt"
+  | "searchedBlock"
+  | "attempts"
+  | "nextAttemptAt"
 >;
 
 const OPEN = ["pending", "settled"] as const;
@@ -89,14 +97,58 @@ export function createPaymentStore(db: Db) {
         .set({ status: "failed", answer, updatedAt: now })
         .where(and(eq(payments.id, id), inArray(payments.status, OPEN)));
     },
-    /** Open payments nobody holds (their worker died or gave up), oldest first. */
-    async lapsed(now: Date, limit: number): Promise<PaymentRow[]> {
+    /** Where the search for its transaction got to: the next goes on after `block`. */
+    async searched(id: number, block: number): Promise<void> {
+      await db.update(payments).set({ searchedBlock: block }).where(eq(payments.id, id));
+    },
+    /** A reconciler turn left it open: its `attempts`-th; taken up again at `next`. */
+    async deferred(id: number, attempts: number, next: Date): Promise<void> {
+      await db
+        .update(payments)
+        .set({ attempts, nextAttemptAt: next })
+        .where(and(eq(payments.id, id), inArray(payments.status, OPEN)));
+    },
+    /**
+     * Open payments nobody holds (their worker died or gave up) whose next attempt is due, those due
+     * longest first: a payment that keeps failing is pushed back by its back-off and holds no other.
+     */
+    async due(now: Date, limit: number): Promise<PaymentRow[]> {
       return db
         .select()
         .from(payments)
-        .where(and(inArray(payments.status, OPEN), lt(payments.lockedUntil, now)))
-        .orderBy(payments.id)
+        .where(
+          and(
+            inArray(payments.status, OPEN),
+            lt(payments.lockedUntil, now),
+            lte(payments.nextAttemptAt, now),
+          ),
+        )
+        .orderBy(payments.nextAttemptAt, payments.id)
         .limit(limit);
+    },
+    /**
+     * How many payments are open, how many of them are stuck (their authorization expired before
+     * `stuckBefore` and they are still open: recovery cannot decide them), and the age of the oldest
+     * open one in seconds (0 when none is).
+     */
+    async openCounts(
+      now: Date,
+      stuckBefore: Date,
+    ): Promise<{ open: number; stuck: number; oldestSeconds: number }> {
+      const [row] = await db
+        .select({
+          open: sql<number>`count(*)::int`,
+          stuck: sql<number>`(count(*) filter (where ${payments.validBefore} < ${stuckBefore.toISOString()}))::int`,
+          oldest: sql<string | null>`min(${payments.createdAt})`,
+        })
+        .from(payments)
+        .where(inArray(payments.status, OPEN));
+      const oldest = row?.oldest == null ? null : new Date(row.oldest);
+      return {
+        open: Number(row?.open ?? 0),
+        stuck: Number(row?.stuck ?? 0),
+        oldestSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
+      };
     },
   };
 }

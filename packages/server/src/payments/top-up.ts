@@ -1,9 +1,10 @@
 import { TOP_UP_SERVER_MS } from "@keyport/node-edge";
 import type { PaymentRequirements } from "@x402/core/types";
+import type { PaymentRow } from "../db/schema/index.js";
 import type { PaymentMetrics } from "../metrics/payments.js";
 import { creditsFor, toBaseUnits } from "./amount.js";
 import { readAnswer, type StoredAnswer } from "./answer.js";
-import type { PaymentChain } from "./chain.js";
+import { FROM_BLOCK_MARGIN, type PaymentChain } from "./chain.js";
 import { raceDeadline } from "./deadline-race.js";
 import { type DecodedPayment, decodePayment, mismatchOf } from "./payment-payload.js";
 import { PAYMENT_LOCK_MS, type PaymentRunner, type RunOutcome } from "./payment-runner.js";
@@ -140,13 +141,10 @@ export function createTopUps(options: TopUpsOptions) {
     }
     const { from, nonce } = payment.authorization;
     const payer = from.toLowerCase();
-    const existing = await store.find(
-      settings.network,
-      settings.asset.toLowerCase(),
-      payer,
-      nonce.toLowerCase(),
-    );
-    if (existing !== undefined) {
+    const recorded = () =>
+      store.find(settings.network, settings.asset.toLowerCase(), payer, nonce.toLowerCase());
+    /** The answer of the recorded payment spending this authorization: its result, or a refusal when it is another's. */
+    const answerRecorded = async (existing: PaymentRow) => {
       if (existing.signatureHash !== payment.signatureHash || existing.keyId !== key.id) {
         return {
           result: required(resource, requirement, "This payment authorization was already used"),
@@ -156,24 +154,42 @@ export function createTopUps(options: TopUpsOptions) {
       budget.recorded = true;
       const outcome = await awaitPayment(existing.id, payment, requirement, budget.deadline);
       return { result: toResult(resource, requirement, outcome), replayed: true };
-    }
+    };
+    /**
+     * Refuses with `message`, unless the same payment was recorded meanwhile (sent at once to another
+     * instance, whose settlement spent the nonce this verification found used): then its result.
+     */
+    const refuse = async (message: string) => {
+      const existing = await recorded();
+      if (existing !== undefined) return answerRecorded(existing);
+      return { result: required(resource, requirement, message), replayed: false };
+    };
+    const existing = await recorded();
+    if (existing !== undefined) return answerRecorded(existing);
     const mismatch = mismatchOf(payment, requirement, Date.now());
-    if (mismatch !== null) return { result: required(resource, requirement, mismatch), replayed: false };
+    if (mismatch !== null) return refuse(mismatch);
+    // Where the search for its transaction starts should it go unrecorded, read beside the
+    // verification (so before any settlement); without it (the node did not answer) the search
+    // starts at the block of the payment's time (docs/payments.md#recovery).
+    const height = chain.blockNumber().catch(() => null);
     const verified = await settler.verify(payment.payload, requirement);
     if (!verified.ok) {
       // A facilitator that could not read the chain says so as a refusal: a chain that does not answer is a 503.
       if (!(await chain.reachable())) throw new SettlementUnavailableError(verified.reason);
-      return {
-        result: required(resource, requirement, `The payment was refused: ${verified.reason}`),
-        replayed: false,
-      };
+      return refuse(`The payment was refused: ${verified.reason}`);
     }
+    const recordedAt = await height;
+    const fromBlock =
+      recordedAt === null
+        ? null
+        : Number(recordedAt > FROM_BLOCK_MARGIN ? recordedAt - FROM_BLOCK_MARGIN : 0n);
     // Out of time before recording: stop here, so the 503 already sent ("nothing was charged") holds.
     if (Date.now() >= budget.deadline)
       throw new SettlementUnavailableError("the top-up's time budget ran out");
     budget.recorded = true;
     const now = new Date();
     const row = await store.insert({
+      fromBlock,
       network: settings.network,
       asset: settings.asset.toLowerCase(),
       payer,

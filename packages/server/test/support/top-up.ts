@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { request } from "@keyport/test-support/http";
-import { TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { TEST_USDC_DOMAIN, TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
+import { type Address, getAddress, type Hex, type LocalAccount, toHex } from "viem";
 import type { WrittenBalance } from "../../src/credits/balance-writer.js";
 import type { TestServer } from "./server.js";
 
@@ -67,4 +69,72 @@ export async function topUp(server: TestServer, creditsId: string, amount: numbe
   }
   await written?.settle(true);
   return written?.row;
+}
+
+/** What `signAuthorization` signs instead of what the requirement asks (seconds are from now). */
+export interface AuthorizationChange {
+  to?: Address;
+  value?: bigint;
+  validAfterSeconds?: number;
+  validBeforeSeconds?: number;
+}
+
+/**
+ * An x402 v2 `exact` PAYMENT-SIGNATURE whose `accepted` echoes `required`'s first requirement as is
+ * (or as `accepted` changes it) while the EIP-3009 authorization `payer` signs is `change`d: a payment
+ * that claims to pay the requirement and does not. Signed as @x402/evm's client signs (the token's
+ * EIP-712 domain, a random nonce), so the chain would take it.
+ */
+export async function signAuthorization(
+  payer: LocalAccount,
+  required: PaymentRequired,
+  change: AuthorizationChange = {},
+  accepted: Partial<PaymentRequired["accepts"][number]> = {},
+): Promise<{ header: string; nonce: Hex; validBefore: bigint }> {
+  const [requirement] = required.accepts;
+  if (requirement === undefined) throw new Error("no requirement");
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const authorization = {
+    from: payer.address,
+    to: change.to ?? getAddress(requirement.payTo),
+    value: change.value ?? BigInt(requirement.amount),
+    validAfter: now + BigInt(change.validAfterSeconds ?? -600),
+    validBefore: now + BigInt(change.validBeforeSeconds ?? requirement.maxTimeoutSeconds),
+    nonce: toHex(randomBytes(32)),
+  };
+  const [, chainId] = requirement.network.split(":");
+  const signature = await payer.signTypedData({
+    domain: {
+      ...TEST_USDC_DOMAIN,
+      chainId: Number(chainId),
+      verifyingContract: getAddress(requirement.asset),
+    },
+    types: {
+      TransferWithAuthorization: [
+        { name: "from", type: "address" },
+        { name: "to", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "validAfter", type: "uint256" },
+        { name: "validBefore", type: "uint256" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    },
+    primaryType: "TransferWithAuthorization",
+    message: authorization,
+  });
+  const header = encodePaymentSignatureHeader({
+    x402Version: 2,
+    resource: required.resource,
+    accepted: { ...requirement, ...accepted },
+    payload: {
+      signature,
+      authorization: {
+        ...authorization,
+        value: String(authorization.value),
+        validAfter: String(authorization.validAfter),
+        validBefore: String(authorization.validBefore),
+      },
+    },
+  });
+  return { header, nonce: authorization.nonce, validBefore: authorization.validBefore };
 }

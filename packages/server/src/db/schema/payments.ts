@@ -4,6 +4,7 @@ import {
   bigserial,
   check,
   index,
+  integer,
   jsonb,
   numeric,
   pgTable,
@@ -18,7 +19,9 @@ import {
  * runs pending (recorded, settlement may be in flight) -> settled (its transaction known) ->
  * credited, or -> failed; `answer` is what the request answered, given again to a replay. The worker
  * settling it holds `locked_until` and pushes it forward while it works; a payment whose lock lapsed
- * is taken up by the next replay or by the reconciler. The PAYMENT-SIGNATURE itself is never stored,
+ * is taken up by the next replay or by the reconciler, at `next_attempt_at`, which backs off per payment
+ * (`attempts`); the search for its transaction runs forward from `from_block` in bounded chunks and
+ * remembers where it got to (`searched_block`). The PAYMENT-SIGNATURE itself is never stored,
  * only its SHA-256.
  */
 export const payments = pgTable(
@@ -46,13 +49,25 @@ export const payments = pgTable(
     transaction: text("transaction"),
     answer: jsonb("answer"),
     lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * The chain's height when the payment was recorded, less a margin: its transaction cannot be
+     * earlier, so the search for it starts here. Null for payments recorded before this column, or
+     * when the node did not answer (the search then starts at the block of `created_at`).
+     */
+    fromBlock: bigint("from_block", { mode: "number" }),
+    /** The last block searched for its transaction so far: the next search goes on after it. */
+    searchedBlock: bigint("searched_block", { mode: "number" }),
+    /** Reconciler turns that left it open; its back-off grows with them. */
+    attempts: integer("attempts").notNull().default(0),
+    /** When the reconciler takes it up next (docs/payments.md#recovery). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex("payments_authorization_idx").on(table.network, table.asset, table.payer, table.nonce),
-    // The reconciler reads the few payments still open.
-    index("payments_open_idx").on(table.lockedUntil).where(sql`${table.status} IN ('pending', 'settled')`),
+    // The reconciler reads the few payments still open, those due first.
+    index("payments_open_idx").on(table.nextAttemptAt).where(sql`${table.status} IN ('pending', 'settled')`),
     check("payments_status_check", sql`${table.status} IN ('pending', 'settled', 'credited', 'failed')`),
   ],
 );
