@@ -135,6 +135,25 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(refused.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("reports RateLimit-Remaining as it is when a key out of credits is refused (a refusal spends no window)", async () => {
+    const { key } = await keyport.createKey({
+      name: "metered and limited",
+      credits: { remaining: 1 },
+      rateLimit: { limit: 5, windowSeconds: 600 },
+    });
+    const first = await get(backend, bearer(key));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-remaining")).toBe("4");
+    for (let i = 0; i < 2; i++) {
+      const refused = await get(backend, bearer(key));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" });
+      expect(refused.headers.get("ratelimit-limit")).toBe("5");
+      expect(refused.headers.get("ratelimit-remaining")).toBe("4");
+      expect(refused.headers.get("retry-after")).toBeNull();
+    }
+  });
+
   it("answers 403 when the key lacks a permission the middleware requires, and lets a holder in", async () => {
     const guarded = await start({ permissions: ["prices:read"] });
     const holder = await keyport.createKey({ name: "reader", permissions: ["prices:*"] });

@@ -261,6 +261,12 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     return Promise.all([key, wallet]).then(() => undefined);
   }
 
+  /** A window after the request it counted was given back. */
+  function givenBack(window: RateLimitResult | null): RateLimitResult | null {
+    if (window === null) return null;
+    return { ...window, remaining: Math.min(window.limit, window.remaining + 1) };
+  }
+
   // --- The decision. ---
 
   function decide(record: KeyRecord, options: VerifyOptions | undefined, deadline: Deadline) {
@@ -323,9 +329,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     }
     return credits.spend(creditsId, cost, atMs, record.id).then(async (balance) => {
       if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline, ask);
-      // Too few credits: the windows get back what this request took.
+      // Too few credits: the windows get back what this request took, and the answer shows the
+      // binding window as it now is (a refusal spends none of it).
       await refundBoth(record, atMs);
-      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline, ask);
+      return answer(record, "USAGE_EXCEEDED", atMs, givenBack(verdict.window), balance, deadline, ask);
     }, failed);
   }
 
