@@ -14,6 +14,7 @@ interface KeyBody {
   status: string;
   expiresAt: string | null;
   rateLimit: { limit: number; windowSeconds: number } | null;
+  rateLimits: { name: string; limit: number; windowSeconds: number; autoApply: boolean }[];
   permissions: string[];
   credits: { remaining: number; refill: unknown; refilledAt: string | null } | null;
   meta: Record<string, unknown> | null;
@@ -316,8 +317,14 @@ describeDatabases("key policies", (target) => {
         [{ name: "renamed" }, { name: "renamed" }],
         [{ permissions: ["b", "c"] }, { permissions: ["b", "c"] }],
         [{ meta: { other: true } }, { meta: { other: true } }],
-        [{ rateLimit: { limit: 9, windowSeconds: 10 } }, { rateLimit: { limit: 9, windowSeconds: 10 } }],
-        [{ rateLimit: null }, { rateLimit: null }],
+        [
+          { rateLimit: { limit: 9, windowSeconds: 10 } },
+          {
+            rateLimit: { limit: 9, windowSeconds: 10 },
+            rateLimits: [{ name: "default", limit: 9, windowSeconds: 10, autoApply: true }],
+          },
+        ],
+        [{ rateLimit: null }, { rateLimit: null, rateLimits: [] }],
         [{ expiresAt: null }, { expiresAt: null }],
         [{ meta: null }, { meta: null }],
         [{ permissions: [] }, { permissions: [] }],

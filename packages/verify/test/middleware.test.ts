@@ -46,6 +46,7 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
           wallet: expect.stringMatching(/^0x/),
           expiresAt: null,
           ratelimit: null,
+          ratelimits: [],
           permissions: [],
           credits: null,
           meta: null,

@@ -1,8 +1,8 @@
 import type { Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import { keyCreatedChanges } from "../events/changes.js";
-import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import type { NamedRateLimit } from "../schemas/rate-limits.js";
 import type { WebhookPayload } from "../schemas/webhook.js";
 import { keyEventData } from "../webhooks/key-event.js";
 import { newMessageId } from "../webhooks/message-id.js";
@@ -15,7 +15,7 @@ export interface CreateKeyParams {
   wallet: string;
   name: string;
   expiresAt: Date | null;
-  rateLimit: RateLimit | null;
+  rateLimits: NamedRateLimit[];
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
@@ -35,7 +35,7 @@ export interface CreateKeyParams {
 export async function createKey(driver: Driver, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const { wallet, name, now, expiresAt, rateLimit, permissions, meta, allowedIps } = params;
+  const { wallet, name, now, expiresAt, rateLimits, permissions, meta, allowedIps } = params;
   const balance: KeyCreditsRow | undefined =
     params.credits === null
       ? undefined
@@ -50,8 +50,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     expiresAt,
     revokedAt: null,
     lastUsedAt: null,
-    rateLimitLimit: rateLimit?.limit ?? null,
-    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rateLimits,
     rolledFrom: null,
     permissions,
     meta,
@@ -75,8 +74,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     start: secret.start,
     now: now.toISOString(),
     expiresAt: expiresAt?.toISOString() ?? null,
-    rateLimitLimit: rateLimit?.limit ?? null,
-    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rateLimits: JSON.stringify(rateLimits),
     permissions: JSON.stringify(permissions),
     meta: meta === null ? null : JSON.stringify(meta),
     allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),
