@@ -134,6 +134,10 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(reset).toBeLessThanOrEqual(60);
     expect(refused.headers.get("retry-after")).toBe(String(reset));
     expect(refused.headers.get("cache-control")).toBe("no-store");
+    // The IETF draft's headers beside them, the limit's name as the policy's.
+    expect(first.headers.get("ratelimit-policy")).toBe('"default";q=2');
+    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=1;t=\d+$/);
+    expect(refused.headers.get("ratelimit")).toBe(`"default";r=0;t=${reset}`);
   });
 
   it("reports RateLimit-Remaining as it is when a key out of credits is refused (a refusal spends no window)", async () => {
