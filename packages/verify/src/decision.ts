@@ -95,9 +95,11 @@ export async function decide(
   options: DecideOptions,
   ip?: string | undefined,
   request?: TopUpRequest,
+  ratelimits?: VerifyOptions["ratelimits"],
 ): Promise<Decision> {
   if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
-  const asks = ip === undefined ? options.asks : { ...options.asks, ip };
+  const withIp = ip === undefined ? options.asks : { ...options.asks, ip };
+  const asks = ratelimits === undefined ? withIp : { ...withIp, ratelimits };
   let result: VerifyResult;
   try {
     result = await verifier.verify(key, asks);

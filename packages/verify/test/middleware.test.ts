@@ -159,6 +159,28 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     }
   });
 
+  it("applies a route's named limits with their cost per request, all-or-nothing", async () => {
+    const metered = await start({ tokensFromHeader: true });
+    const { key } = await keyport.createKey({
+      name: "model api",
+      rateLimits: [
+        { name: "requests", limit: 100, windowSeconds: 600, autoApply: true },
+        { name: "tokens", limit: 1000, windowSeconds: 600, autoApply: false },
+      ],
+    });
+    const first = await get(metered, { ...bearer(key), "x-tokens": "700" });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe('"requests";q=100, "tokens";q=1000');
+    expect(first.headers.get("ratelimit")).toMatch(/^"tokens";r=300;t=\d+$/);
+    const refused = await get(metered, { ...bearer(key), "x-tokens": "301" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit")).toMatch(/^"tokens";r=300;t=\d+$/);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    // The refusal spent no request either.
+    const after = await get(metered, { ...bearer(key), "x-tokens": "0" });
+    expect(after.body.keyport.ratelimits.map((l: { remaining: number }) => l.remaining)).toEqual([98, 300]);
+  });
+
   it("answers 403 when the key lacks a permission the middleware requires, and lets a holder in", async () => {
     const guarded = await start({ permissions: ["prices:read"] });
     const holder = await keyport.createKey({ name: "reader", permissions: ["prices:*"] });
