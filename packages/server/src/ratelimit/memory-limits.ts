@@ -37,7 +37,15 @@ export function createMemoryLimitStore(options: { maxEntries?: number } = {}): M
     }
   }
 
-  const keyOf = (wallet: string, check: LimitCheck) => `${wallet}\u0000${check.id}\u0000${check.windowMs}`;
+  // A cached key's checks are the same objects on every verification: their map keys are built once.
+  const keys = new WeakMap<LimitCheck, { wallet: string; key: string }>();
+  const keyOf = (wallet: string, check: LimitCheck) => {
+    const known = keys.get(check);
+    if (known !== undefined && known.wallet === wallet) return known.key;
+    const key = `${wallet}\u0000${check.id}\u0000${check.windowMs}`;
+    keys.set(check, { wallet, key });
+    return key;
+  };
 
   /** The limit's counts as of `start`, its windows moved on when time has. */
   function countsAt(entry: Entry | undefined, start: number, windowMs: number): WindowCounts {
