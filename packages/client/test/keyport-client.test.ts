@@ -123,6 +123,7 @@ describe("createKeyportClient against the real server", () => {
       wallet: null,
       expiresAt: null,
       ratelimit: null,
+      ratelimits: [],
       permissions: [],
       credits: null,
       meta: null,

@@ -52,6 +52,8 @@ describe("Keyport client types", () => {
       refillAt: Date | null;
     } | null>();
     expectTypeOf<Introspection["ratelimit"]>().toEqualTypeOf<{
+      name: string;
+      scope: "key" | "wallet";
       limit: number;
       remaining: number;
       resetAt: Date;
@@ -82,10 +84,15 @@ describe("Keyport client types", () => {
     } | null>();
     expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Verification["ratelimit"]>().toEqualTypeOf<{
+      name: string;
+      scope: "key" | "wallet";
       limit: number;
       remaining: number;
       resetAt: Date;
     } | null>();
+    expectTypeOf<Verification["ratelimits"]>().toEqualTypeOf<
+      { name: string; scope: "key" | "wallet"; limit: number; remaining: number; resetAt: Date }[]
+    >();
     expectTypeOf(keyport.keys.verify.mutate).returns.resolves.toEqualTypeOf<Verification>();
     expectTypeOf<Usage>().not.toBeAny();
     expectTypeOf<Usage["granularity"]>().toEqualTypeOf<"hour" | "day">();

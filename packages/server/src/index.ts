@@ -27,8 +27,6 @@ export {
   getKeyOutput,
   listKeysInput,
   listKeysOutput,
-  type RateLimit,
-  rateLimit,
   revokeKeyInput,
   revokeKeyOutput,
   rollKeyInput,
@@ -37,6 +35,15 @@ export {
 export { nonceOutput, verifyInput, verifyOutput } from "./schemas/auth.js";
 export { keyId, wallet, walletInput } from "./schemas/common.js";
 export { type ErrorEnvelope, errorEnvelope } from "./schemas/error.js";
+export {
+  type LimitCost,
+  limitCost,
+  type NamedRateLimit,
+  namedRateLimit,
+  type RateLimit,
+  rateLimit,
+  rateLimitList,
+} from "./schemas/rate-limits.js";
 export { type Usage, type UsageInput, usage, usageCounts, usageInput } from "./schemas/usage.js";
 export {
   type Verification,

@@ -88,7 +88,7 @@ export function createProcedureServices(
       isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
       hashKey,
       loadKeyByHash: (hash) => loadKeyByHash(db, hash),
-      rateLimiter: verification.rateLimiter,
+      limits: verification.limits,
       credits: verification.credits,
       limit: createIntrospectionLimit(perClient(), env.NONCE_RATE_LIMIT),
       topUpUrl: (keyId, canBeToppedUp) =>

@@ -102,6 +102,7 @@ describeDatabases("audit events", (target) => {
         name: "prod",
         expiresAt,
         rateLimit: { limit: 100, windowSeconds: 60 },
+        rateLimits: [{ name: "default", limit: 100, windowSeconds: 60, autoApply: true }],
         permissions: [],
         credits: null,
         meta: null,

@@ -175,6 +175,7 @@ describeDatabases("IP allow-lists", (target) => {
         wallet: session.wallet,
         expiresAt: null,
         ratelimit: null,
+        ratelimits: [],
         permissions: [],
         credits: null,
         meta: { c: 1 },

@@ -15,6 +15,7 @@ interface KeyBody {
   status: string;
   expiresAt: string | null;
   rateLimit: { limit: number; windowSeconds: number } | null;
+  rateLimits: { name: string; limit: number; windowSeconds: number; autoApply: boolean }[];
   permissions: string[];
   credits: { remaining: number; refill: unknown; refilledAt: string | null } | null;
   meta: Record<string, unknown> | null;
@@ -241,7 +242,13 @@ describeDatabases("key policies", (target) => {
         rateLimit: { limit: 10, windowSeconds: 86_400 },
       });
       expect(await verifyOver(a.baseUrl, key)).toMatchObject({ code: "VALID", ratelimit: { remaining: 9 } });
-      for (let i = 0; i < 3; i++) expect((await verifyOver(a.baseUrl, key)).code).toBe("USAGE_EXCEEDED");
+      // A refusal reports the window as it is: the request it did not spend is not shown as spent.
+      for (let i = 0; i < 3; i++) {
+        expect(await verifyOver(a.baseUrl, key)).toMatchObject({
+          code: "USAGE_EXCEEDED",
+          ratelimit: { limit: 10, remaining: 9 },
+        });
+      }
       const answer = await verifyOver(a.baseUrl, key, { cost: 0 });
       expect(answer).toMatchObject({ code: "VALID", ratelimit: { remaining: 8 } });
     });
@@ -314,8 +321,14 @@ describeDatabases("key policies", (target) => {
         [{ name: "renamed" }, { name: "renamed" }],
         [{ permissions: ["b", "c"] }, { permissions: ["b", "c"] }],
         [{ meta: { other: true } }, { meta: { other: true } }],
-        [{ rateLimit: { limit: 9, windowSeconds: 10 } }, { rateLimit: { limit: 9, windowSeconds: 10 } }],
-        [{ rateLimit: null }, { rateLimit: null }],
+        [
+          { rateLimit: { limit: 9, windowSeconds: 10 } },
+          {
+            rateLimit: { limit: 9, windowSeconds: 10 },
+            rateLimits: [{ name: "default", limit: 9, windowSeconds: 10, autoApply: true }],
+          },
+        ],
+        [{ rateLimit: null }, { rateLimit: null, rateLimits: [] }],
         [{ expiresAt: null }, { expiresAt: null }],
         [{ meta: null }, { meta: null }],
         [{ permissions: [] }, { permissions: [] }],

@@ -66,6 +66,7 @@ describeDatabases("API keys over REST", (target) => {
       lastUsedAt: null,
       revokedAt: null,
       rateLimit: { limit: 100, windowSeconds: 60 },
+      rateLimits: [{ name: "default", limit: 100, windowSeconds: 60, autoApply: true }],
       permissions: [],
       credits: null,
       meta: null,

@@ -5,6 +5,16 @@ import { describeDatabases } from "./support/databases.js";
 import { trpcClient } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
+type Limit = { limit: number; windowSeconds: number } | null;
+const list = (limit: Limit) => (limit === null ? [] : [{ name: "default", ...limit, autoApply: true }]);
+/** A limits.updated event's changes when the wallet's only limit went from `before` to `now`. */
+const change = (now: Limit, before: Limit) => ({
+  rateLimit: now,
+  previousRateLimit: before,
+  rateLimits: list(now),
+  previousRateLimits: list(before),
+});
+
 interface EventBody {
   action: string;
   keyId: string | null;
@@ -47,15 +57,9 @@ describeDatabases("wallet-limit changes in the audit trail", (target) => {
 
     const events = await limitEvents(session);
     expect(events.map((event) => [event.keyId, event.changes])).toEqual([
-      [null, { rateLimit: null, previousRateLimit: { limit: 200, windowSeconds: 60 } }],
-      [
-        null,
-        {
-          rateLimit: { limit: 200, windowSeconds: 60 },
-          previousRateLimit: { limit: 100, windowSeconds: 60 },
-        },
-      ],
-      [null, { rateLimit: { limit: 100, windowSeconds: 60 }, previousRateLimit: null }],
+      [null, change(null, { limit: 200, windowSeconds: 60 })],
+      [null, change({ limit: 200, windowSeconds: 60 }, { limit: 100, windowSeconds: 60 })],
+      [null, change({ limit: 100, windowSeconds: 60 }, null)],
     ]);
   });
 
@@ -77,13 +81,9 @@ describeDatabases("wallet-limit changes in the audit trail", (target) => {
 
     const { events } = await client.events.list.query({ wallet: session.wallet, action: "limits.updated" });
     expect(events.map((event) => [event.action, event.keyId, event.changes])).toEqual([
-      ["limits.updated", null, { rateLimit: null, previousRateLimit: { limit: 10, windowSeconds: 5 } }],
-      [
-        "limits.updated",
-        null,
-        { rateLimit: { limit: 10, windowSeconds: 5 }, previousRateLimit: { limit: 10, windowSeconds: 1 } },
-      ],
-      ["limits.updated", null, { rateLimit: { limit: 10, windowSeconds: 1 }, previousRateLimit: null }],
+      ["limits.updated", null, change(null, { limit: 10, windowSeconds: 5 })],
+      ["limits.updated", null, change({ limit: 10, windowSeconds: 5 }, { limit: 10, windowSeconds: 1 })],
+      ["limits.updated", null, change({ limit: 10, windowSeconds: 1 }, null)],
     ]);
   });
 
@@ -94,7 +94,7 @@ describeDatabases("wallet-limit changes in the audit trail", (target) => {
     expect((await putLimit(other, owner.wallet, { limit: 1, windowSeconds: 60 })).status).toBe(403);
 
     expect((await limitEvents(owner)).map((event) => event.changes)).toEqual([
-      { rateLimit: { limit: 7, windowSeconds: 60 }, previousRateLimit: null },
+      change({ limit: 7, windowSeconds: 60 }, null),
     ]);
     expect(await limitEvents(other)).toEqual([]);
   });

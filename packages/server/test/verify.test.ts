@@ -15,6 +15,7 @@ const NOT_FOUND = {
   wallet: null,
   expiresAt: null,
   ratelimit: null,
+  ratelimits: [],
   permissions: [],
   credits: null,
   meta: null,
@@ -50,6 +51,7 @@ describeDatabases("key verification", (target) => {
         wallet: session.wallet,
         expiresAt,
         ratelimit: null,
+        ratelimits: [],
         permissions: [],
         credits: null,
         meta: null,
@@ -116,7 +118,15 @@ describeDatabases("key verification", (target) => {
       ]);
       const resetAt = answers[0]?.ratelimit?.resetAt ?? "";
       expect(new Date(resetAt).getTime() % 3_600_000).toBe(0);
-      expect(answers.every((a) => a.ratelimit?.limit === 3 && a.ratelimit.resetAt === resetAt)).toBe(true);
+      const valid = answers.filter((a) => a.code === "VALID");
+      expect(valid.every((a) => a.ratelimit?.limit === 3 && a.ratelimit.resetAt === resetAt)).toBe(true);
+      // A refusal's resetAt is when one more fits: 1 ms into the next window, where the 3 spent in
+      // this one weigh floor(3 × 3,599,999 / 3,600,000) = 2.
+      const refusedAt = new Date(new Date(resetAt).getTime() + 1).toISOString();
+      const refused = answers.filter((a) => a.code === "RATE_LIMITED");
+      expect(refused.every((a) => a.ratelimit?.resetAt === refusedAt)).toBe(true);
+      expect(answers[0]?.ratelimit).toMatchObject({ name: "default", scope: "key" });
+      expect(answers[0]?.ratelimits).toEqual([answers[0]?.ratelimit]);
     });
 
     it("keeps a rolled key's old secret VALID during the grace period, then REVOKED; the new one VALID", async () => {

@@ -34,6 +34,12 @@ async function keysOf(baseUrl: string, session: Session, count: number, rateLimi
   return created.map((c) => c.key);
 }
 
+/** The limits answer for a wallet whose only limit is `limit` (the one named default), or none. */
+const limitsOf = (limit: { limit: number; windowSeconds: number } | null) => ({
+  rateLimit: limit,
+  rateLimits: limit === null ? [] : [{ name: "default", ...limit, autoApply: true }],
+});
+
 const codes = (answers: VerificationBody[]) => answers.map((a) => a.code);
 const count = (answers: VerificationBody[], code: string) => answers.filter((a) => a.code === code).length;
 
@@ -119,13 +125,13 @@ describeDatabases("wallet-wide limit", (target) => {
       const get = () => request(a.baseUrl, "GET", limitsPath(session.wallet), { token: session.token });
       expect(await get()).toMatchObject({ status: 200, body: { rateLimit: null } });
       const limit = { limit: 100, windowSeconds: 60 };
-      expect(await putLimit(a.baseUrl, session, limit)).toEqual({ rateLimit: limit });
-      expect((await get()).body).toEqual({ rateLimit: limit });
+      expect(await putLimit(a.baseUrl, session, limit)).toEqual(limitsOf(limit));
+      expect((await get()).body).toEqual(limitsOf(limit));
       const changed = { limit: 7, windowSeconds: 3_600 };
-      expect(await putLimit(a.baseUrl, session, changed)).toEqual({ rateLimit: changed });
-      expect((await get()).body).toEqual({ rateLimit: changed });
-      expect(await putLimit(a.baseUrl, session, null)).toEqual({ rateLimit: null });
-      expect((await get()).body).toEqual({ rateLimit: null });
+      expect(await putLimit(a.baseUrl, session, changed)).toEqual(limitsOf(changed));
+      expect((await get()).body).toEqual(limitsOf(changed));
+      expect(await putLimit(a.baseUrl, session, null)).toEqual(limitsOf(null));
+      expect((await get()).body).toEqual(limitsOf(null));
     });
 
     it("round-trips over tRPC, with the wallet in any case", async () => {
@@ -133,10 +139,8 @@ describeDatabases("wallet-wide limit", (target) => {
       const client = trpcClient(a.baseUrl, session.token);
       const lower = session.wallet.toLowerCase();
       const limit = { limit: 3, windowSeconds: 10 };
-      expect(await client.limits.set.mutate({ wallet: lower, rateLimit: limit })).toEqual({
-        rateLimit: limit,
-      });
-      expect(await client.limits.get.query({ wallet: lower })).toEqual({ rateLimit: limit });
+      expect(await client.limits.set.mutate({ wallet: lower, rateLimit: limit })).toEqual(limitsOf(limit));
+      expect(await client.limits.get.query({ wallet: lower })).toEqual(limitsOf(limit));
     });
 
     it("answers 401 without a session", async () => {
@@ -159,7 +163,7 @@ describeDatabases("wallet-wide limit", (target) => {
       });
       expect(write).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
       const own = await request(a.baseUrl, "GET", limitsPath(owner.wallet), { token: owner.token });
-      expect(own.body).toEqual({ rateLimit: { limit: 10, windowSeconds: 60 } });
+      expect(own.body).toEqual(limitsOf({ limit: 10, windowSeconds: 60 }));
     });
 
     it("answers 400 for input outside a key's rate-limit bounds", async () => {

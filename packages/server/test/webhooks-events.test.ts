@@ -222,7 +222,13 @@ describeDatabases("webhook events from key changes", (target) => {
     expect(messages[0]?.payload).toEqual({
       type: "limits.updated",
       timestamp: audit?.at,
-      data: { limits: { rateLimit: { limit: 100, windowSeconds: 60 } }, changes: audit?.changes },
+      data: {
+        limits: {
+          rateLimit: { limit: 100, windowSeconds: 60 },
+          rateLimits: [{ name: "default", limit: 100, windowSeconds: 60, autoApply: true }],
+        },
+        changes: audit?.changes,
+      },
     });
   });
 

@@ -95,9 +95,11 @@ export async function decide(
   options: DecideOptions,
   ip?: string | undefined,
   request?: TopUpRequest,
+  ratelimits?: VerifyOptions["ratelimits"],
 ): Promise<Decision> {
   if (key === undefined) return refuse(MISSING, [NO_STORE, CHALLENGE]);
-  const asks = ip === undefined ? options.asks : { ...options.asks, ip };
+  const withIp = ip === undefined ? options.asks : { ...options.asks, ip };
+  const asks = ratelimits === undefined ? withIp : { ...withIp, ratelimits };
   let result: VerifyResult;
   try {
     result = await verifier.verify(key, asks);
@@ -121,7 +123,7 @@ function decideOn(result: VerifyResult, options: DecideOptions): Decision {
     return {
       pass: true,
       context: result,
-      headers: result.ratelimit ? rateLimitHeaders(result.ratelimit) : NO_HEADERS,
+      headers: result.ratelimit ? rateLimitHeaders(result.ratelimit, result.ratelimits) : NO_HEADERS,
     };
   }
   if (result.code === "UNAVAILABLE") {
@@ -132,7 +134,8 @@ function decideOn(result: VerifyResult, options: DecideOptions): Decision {
   // A newer server's refusal: whatever it is, Keyport said no (never the onUnavailable policy).
   if (result.code === "UNRECOGNIZED") return refuse(UNRECOGNIZED, [NO_STORE]);
   const headers: Header[] = [NO_STORE];
-  if (result.ratelimit) headers.push(...rateLimitHeaders(result.ratelimit, result.code === "RATE_LIMITED"));
+  if (result.ratelimit)
+    headers.push(...rateLimitHeaders(result.ratelimit, result.ratelimits, result.code === "RATE_LIMITED"));
   // Out of credits: a retry makes sense at the next refill, when the key has one.
   const refillAt = result.code === "USAGE_EXCEEDED" ? result.credits?.refillAt : null;
   if (refillAt) headers.push(["retry-after", String(secondsUntil(refillAt))]);
@@ -178,16 +181,35 @@ async function afterTopUp(
   }
 }
 
-/** RateLimit-Limit, -Remaining and -Reset (seconds until the binding window ends); Retry-After when refused by it. */
-function rateLimitHeaders(window: VerificationRateLimit, retry = false): Header[] {
+/**
+ * RateLimit-Limit, -Remaining and -Reset (seconds until the binding limit's resetAt), and the IETF
+ * draft's RateLimit-Policy (every applied limit, by name, with its quota) and RateLimit (the
+ * binding one's remaining and reset); Retry-After when refused by it. A server too old to name its
+ * limits gets only the first three.
+ */
+function rateLimitHeaders(
+  window: VerificationRateLimit,
+  all: readonly VerificationRateLimit[] | undefined,
+  retry = false,
+): Header[] {
   const reset = secondsUntil(window.resetAt);
   const headers: Header[] = [
     ["ratelimit-limit", String(window.limit)],
     ["ratelimit-remaining", String(window.remaining)],
     ["ratelimit-reset", String(reset)],
   ];
+  const named = (all ?? []).filter((limit) => isPolicyName(limit.name));
+  if (isPolicyName(window.name) && named.length > 0) {
+    headers.push(["ratelimit-policy", named.map((limit) => `"${limit.name}";q=${limit.limit}`).join(", ")]);
+    headers.push(["ratelimit", `"${window.name}";r=${window.remaining};t=${reset}`]);
+  }
   if (retry) headers.push(["retry-after", String(reset)]);
   return headers;
+}
+
+// Keyport's names are [a-z0-9_.-]: safe inside a structured-field string. Anything else is not sent.
+function isPolicyName(name: unknown): name is string {
+  return typeof name === "string" && /^[a-z0-9_.-]{1,32}$/.test(name);
 }
 
 /** Whole seconds from now until an ISO-8601 time, rounded up, never below 0. */

@@ -42,10 +42,11 @@ export function keyport(options: KeyportExpressOptions): RequestHandler {
           payment: req.get("payment-signature"),
         }
       : undefined;
+    const ratelimits = options.ratelimits?.(req);
     const decided =
       typeof key === "object"
-        ? key.then((found) => decide(verifier, found, settings, ip, request))
-        : decide(verifier, key, settings, ip, request);
+        ? key.then((found) => decide(verifier, found, settings, ip, request, ratelimits))
+        : decide(verifier, key, settings, ip, request, ratelimits);
     decided.then((decision) => {
       for (const [name, value] of decision.headers) res.setHeader(name, value);
       if (!decision.pass) {

@@ -38,7 +38,7 @@ export function keyport(options: KeyportH3Options): Middleware {
     const request = settings.topUp
       ? { url: event.req.url, payment: event.req.headers.get("payment-signature") ?? undefined }
       : undefined;
-    const decision = await decide(verifier, key, settings, ip, request);
+    const decision = await decide(verifier, key, settings, ip, request, options.ratelimits?.(event));
     if (!decision.pass) {
       return refusalResponse(decision);
     }

@@ -60,7 +60,7 @@ export function keyport(options: KeyportHonoOptions): MiddlewareHandler<KeyportE
     const request = settings.topUp
       ? { url: c.req.url, payment: c.req.header("payment-signature") }
       : undefined;
-    const decision = await decide(verifier, key, settings, ip, request);
+    const decision = await decide(verifier, key, settings, ip, request, options.ratelimits?.(c));
     if (!decision.pass) {
       return refusalResponse(decision);
     }

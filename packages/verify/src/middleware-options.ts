@@ -1,4 +1,5 @@
 import type { DecideOptions, Header, UnavailablePolicy } from "./decision.js";
+import type { VerifyOptions } from "./server-types.js";
 import { checkTopUpOptions, createTopUpClient, type TopUpOptions } from "./top-up-client.js";
 import { createVerifier, DEFAULT_TIMEOUT_MS, type Verifier, type VerifierOptions } from "./verifier.js";
 
@@ -18,6 +19,12 @@ export interface KeyportOptions<Request> extends VerifierOptions {
   permissions?: string[];
   /** Credits each request spends (Keyport's default: 1). */
   cost?: number;
+  /**
+   * The named limits a request applies and their cost, per request (e.g. a model API's tokens):
+   * `(req) => [{ name: "tokens", cost: estimate(req) }]`. Auto-applied limits not named cost 1; a
+   * name neither the key nor its wallet has is Keyport's 400 (the middleware answers 500 and logs it).
+   */
+  ratelimits?: (request: Request) => VerifyOptions["ratelimits"];
   /** Where the key is read (default: `Authorization: Bearer <key>`, else `X-API-Key`). */
   getKey?: GetKey<Request>;
   /**

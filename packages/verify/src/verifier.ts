@@ -106,6 +106,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
             ip: verifyOptions.ip,
             permissions: verifyOptions.permissions,
             cost: verifyOptions.cost,
+            ratelimits: verifyOptions.ratelimits,
           });
     let response: Response;
     let text: string;

@@ -46,6 +46,7 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
           wallet: expect.stringMatching(/^0x/),
           expiresAt: null,
           ratelimit: null,
+          ratelimits: [],
           permissions: [],
           credits: null,
           meta: null,
@@ -133,6 +134,51 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(reset).toBeLessThanOrEqual(60);
     expect(refused.headers.get("retry-after")).toBe(String(reset));
     expect(refused.headers.get("cache-control")).toBe("no-store");
+    // The IETF draft's headers beside them, the limit's name as the policy's.
+    expect(first.headers.get("ratelimit-policy")).toBe('"default";q=2');
+    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=1;t=\d+$/);
+    expect(refused.headers.get("ratelimit")).toBe(`"default";r=0;t=${reset}`);
+  });
+
+  it("reports RateLimit-Remaining as it is when a key out of credits is refused (a refusal spends no window)", async () => {
+    const { key } = await keyport.createKey({
+      name: "metered and limited",
+      credits: { remaining: 1 },
+      rateLimit: { limit: 5, windowSeconds: 600 },
+    });
+    const first = await get(backend, bearer(key));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-remaining")).toBe("4");
+    for (let i = 0; i < 2; i++) {
+      const refused = await get(backend, bearer(key));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" });
+      expect(refused.headers.get("ratelimit-limit")).toBe("5");
+      expect(refused.headers.get("ratelimit-remaining")).toBe("4");
+      expect(refused.headers.get("retry-after")).toBeNull();
+    }
+  });
+
+  it("applies a route's named limits with their cost per request, all-or-nothing", async () => {
+    const metered = await start({ tokensFromHeader: true });
+    const { key } = await keyport.createKey({
+      name: "model api",
+      rateLimits: [
+        { name: "requests", limit: 100, windowSeconds: 600, autoApply: true },
+        { name: "tokens", limit: 1000, windowSeconds: 600, autoApply: false },
+      ],
+    });
+    const first = await get(metered, { ...bearer(key), "x-tokens": "700" });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe('"requests";q=100, "tokens";q=1000');
+    expect(first.headers.get("ratelimit")).toMatch(/^"tokens";r=300;t=\d+$/);
+    const refused = await get(metered, { ...bearer(key), "x-tokens": "301" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit")).toMatch(/^"tokens";r=300;t=\d+$/);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    // The refusal spent no request either.
+    const after = await get(metered, { ...bearer(key), "x-tokens": "0" });
+    expect(after.body.keyport.ratelimits.map((l: { remaining: number }) => l.remaining)).toEqual([98, 300]);
   });
 
   it("answers 403 when the key lacks a permission the middleware requires, and lets a holder in", async () => {

@@ -35,7 +35,14 @@ interface PinnedVerificationJson {
   keyId: string | null;
   wallet: string | null;
   expiresAt: string | null;
-  ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+  ratelimit: {
+    name: string;
+    scope: "key" | "wallet";
+    limit: number;
+    remaining: number;
+    resetAt: string;
+  } | null;
+  ratelimits: { name: string; scope: "key" | "wallet"; limit: number; remaining: number; resetAt: string }[];
   permissions: string[];
   credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   meta: { [key: string]: JsonValue } | null;
@@ -70,6 +77,8 @@ describe("the verification's types", () => {
     if (result.code === "RATE_LIMITED") {
       expectTypeOf(result.keyId).toEqualTypeOf<string>();
       expectTypeOf(result.ratelimit).toEqualTypeOf<{
+        name: string;
+        scope: "key" | "wallet";
         limit: number;
         remaining: number;
         resetAt: string;
@@ -86,11 +95,12 @@ describe("the verification's types", () => {
     }
   });
 
-  it("take verify's options from the server's input: ip, permissions and cost, all optional", () => {
+  it("take verify's options from the server's input: ip, permissions, cost and ratelimits, all optional", () => {
     expectTypeOf<VerifyOptions>().toEqualTypeOf<{
       ip?: string | undefined;
       permissions?: string[] | undefined;
       cost?: number | undefined;
+      ratelimits?: { name: string; cost: number }[] | undefined;
     }>();
     expectTypeOf<Verifier["verify"]>().parameters.toEqualTypeOf<[key: string, options?: VerifyOptions]>();
     expectTypeOf<Verifier["verify"]>().returns.toEqualTypeOf<Promise<VerifyResult>>();

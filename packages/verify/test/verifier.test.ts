@@ -39,7 +39,16 @@ describe("createVerifier against the real Keyport server", () => {
       keyId: id,
       wallet: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
       expiresAt: null,
-      ratelimit: { limit: 5, remaining: 4, resetAt: expect.stringMatching(ISO) },
+      ratelimit: {
+        name: "default",
+        scope: "key",
+        limit: 5,
+        remaining: 4,
+        resetAt: expect.stringMatching(ISO),
+      },
+      ratelimits: [
+        { name: "default", scope: "key", limit: 5, remaining: 4, resetAt: expect.stringMatching(ISO) },
+      ],
       permissions: [],
       credits: null,
       meta: null,

@@ -1,5 +1,6 @@
-import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
+import type { NamedRateLimit } from "../schemas/rate-limits.js";
+import { defaultLimitOf } from "../schemas/rate-limits.js";
 
 /** A JSON value as `changes` stores it (times as ISO-8601 strings). */
 export type ChangeValue = string | number | boolean | null | { [field: string]: ChangeValue } | ChangeValue[];
@@ -16,7 +17,7 @@ const iso = (date: Date | null): string | null => (date === null ? null : date.t
 export function keyCreatedChanges(key: {
   name: string;
   expiresAt: Date | null;
-  rateLimit: RateLimit | null;
+  rateLimits: NamedRateLimit[];
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
@@ -25,7 +26,8 @@ export function keyCreatedChanges(key: {
   return {
     name: key.name,
     expiresAt: iso(key.expiresAt),
-    rateLimit: key.rateLimit,
+    rateLimit: plainLimit(defaultLimitOf(key.rateLimits)),
+    rateLimits: limitList(key.rateLimits),
     permissions: key.permissions,
     credits: key.credits,
     meta: jsonValue(key.meta),
@@ -37,7 +39,7 @@ export function keyCreatedChanges(key: {
 export function keyUpdatedChanges(patch: {
   name?: string | undefined;
   expiresAt?: Date | null | undefined;
-  rateLimit?: RateLimit | null | undefined;
+  rateLimits?: NamedRateLimit[] | undefined;
   permissions?: string[] | undefined;
   credits?: CreditsInput | null | undefined;
   meta?: KeyMeta | null | undefined;
@@ -46,7 +48,10 @@ export function keyUpdatedChanges(patch: {
   const changes: EventChanges = {};
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.expiresAt !== undefined) changes.expiresAt = iso(patch.expiresAt);
-  if (patch.rateLimit !== undefined) changes.rateLimit = patch.rateLimit;
+  if (patch.rateLimits !== undefined) {
+    changes.rateLimit = plainLimit(defaultLimitOf(patch.rateLimits));
+    changes.rateLimits = limitList(patch.rateLimits);
+  }
   if (patch.permissions !== undefined) changes.permissions = patch.permissions;
   if (patch.credits !== undefined) changes.credits = patch.credits;
   if (patch.meta !== undefined) changes.meta = jsonValue(patch.meta);
@@ -102,14 +107,35 @@ export function sessionEndedChanges(): EventChanges {
   return {};
 }
 
-/** `limits.updated`: the wallet-wide limit now and before (null where there is none). */
+/** A single limit as a change value. */
+function plainLimit(limit: { limit: number; windowSeconds: number } | null): ChangeValue {
+  return limit === null ? null : { limit: limit.limit, windowSeconds: limit.windowSeconds };
+}
+
+/** A list of named limits as a change value. */
+function limitList(list: readonly NamedRateLimit[]): ChangeValue {
+  return list.map((l) => ({
+    name: l.name,
+    limit: l.limit,
+    windowSeconds: l.windowSeconds,
+    autoApply: l.autoApply,
+  }));
+}
+
+/**
+ * `limits.updated`: the wallet-wide limits now and before, as lists and (for clients that know one
+ * limit) their `default` (null where there is none).
+ */
 export function limitsUpdatedChanges(change: {
-  rateLimit: RateLimit | null;
-  previousRateLimit: RateLimit | null;
+  rateLimits: readonly NamedRateLimit[];
+  previousRateLimits: readonly NamedRateLimit[];
 }): EventChanges {
-  const plain = (limit: RateLimit | null) =>
-    limit === null ? null : { limit: limit.limit, windowSeconds: limit.windowSeconds };
-  return { rateLimit: plain(change.rateLimit), previousRateLimit: plain(change.previousRateLimit) };
+  return {
+    rateLimit: plainLimit(defaultLimitOf(change.rateLimits)),
+    previousRateLimit: plainLimit(defaultLimitOf(change.previousRateLimits)),
+    rateLimits: limitList(change.rateLimits),
+    previousRateLimits: limitList(change.previousRateLimits),
+  };
 }
 
 /** `key.topped_up`: what was paid and credited, by whom, in which transaction (never the signature). */

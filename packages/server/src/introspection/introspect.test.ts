@@ -1,6 +1,9 @@
 import { createMemoryRateLimiter } from "@keyport/node-edge";
 import { describe, expect, it } from "vitest";
 import { hashKey, isWellFormedKey, newKey } from "../keys/secret.js";
+import { recordLimits } from "../ratelimit/applied-limits.js";
+import { createMemoryLimitStore } from "../ratelimit/memory-limits.js";
+import { defaultLimitList } from "../schemas/rate-limits.js";
 import { createKeyCache } from "../verify/cache.js";
 import type { CreditsStore } from "../verify/credits-store.js";
 import type { KeyRecord } from "../verify/key-record.js";
@@ -23,7 +26,7 @@ type Rule = { limit: number; windowSeconds: number } | null;
 function world(rule: Rule = null) {
   const rows = new Map<string, KeyRecord>();
   const hashesRead: string[] = [];
-  const rateLimiter = createMemoryRateLimiter();
+  const limits = createMemoryLimitStore();
   const loadKeyByHash = async (hash: string) => {
     hashesRead.push(hash);
     return rows.get(hash) ?? null;
@@ -32,7 +35,7 @@ function world(rule: Rule = null) {
     isWellFormed: (key: string) => isWellFormedKey(key, "kp"),
     hashKey,
     loadKeyByHash,
-    rateLimiter,
+    limits,
     credits: NO_CREDITS,
     now: () => T0,
   };
@@ -50,10 +53,11 @@ function world(rule: Rule = null) {
     verifier,
     introspection,
     hashesRead,
-    add(limits: { rateLimit: Rule; walletRateLimit: Rule }): string {
+    add(rules: { rateLimit: Rule; walletRateLimit: Rule }): string {
       const { key, hash } = newKey("kp");
+      const id = `key_${hash.slice(0, 22)}`;
       rows.set(hash, {
-        id: `key_${hash.slice(0, 22)}`,
+        id,
         wallet: W,
         name: "k",
         expiresAt: null,
@@ -62,7 +66,7 @@ function world(rule: Rule = null) {
         meta: null,
         creditsId: null,
         allowedIps: null,
-        ...limits,
+        ...recordLimits(id, defaultLimitList(rules.rateLimit), defaultLimitList(rules.walletRateLimit)),
       });
       return key;
     },
@@ -105,7 +109,7 @@ describe("key introspection", () => {
   ];
 
   it.each(cases)(
-    "shows the window the next verification shows, one request before it (%o)",
+    "shows the binding limit as the next verification finds it, one request before it (%o)",
     async (limits) => {
       const w = world();
       const key = w.add(limits);
@@ -120,10 +124,12 @@ describe("key introspection", () => {
           continue;
         }
         expect(verified.code).toBe(window.remaining > 0 ? "VALID" : "RATE_LIMITED");
-        expect(verified.ratelimit).toEqual({
+        // The verification applied the introspected limit and took one from it (none when refused).
+        const same = verified.ratelimits.find((l) => l.name === window.name && l.scope === window.scope);
+        expect(same).toMatchObject({
           limit: window.limit,
           remaining: Math.max(0, window.remaining - 1),
-          resetAt: window.resetAt,
+          ...(verified.valid ? { resetAt: window.resetAt } : {}),
         });
       }
     },

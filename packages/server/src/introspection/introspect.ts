@@ -1,9 +1,9 @@
-import type { RateLimiter, RateLimitResult } from "@keyport/node-edge";
 import { deriveStatus } from "../keys/status.js";
+import type { LimitStore } from "../ratelimit/limit-store.js";
+import { remainingOf, windowStartMs } from "../ratelimit/sliding-window.js";
 import type { Introspection } from "../schemas/introspection.js";
 import type { CreditsStore } from "../verify/credits-store.js";
 import type { KeyRecord } from "../verify/key-record.js";
-import { walletWindowId } from "../verify/verify.js";
 import type { IntrospectionLimit } from "./client-limit.js";
 import { creditsView } from "./credits-view.js";
 
@@ -15,8 +15,8 @@ export interface KeyIntrospectionDeps {
   hashKey: (key: string) => string;
   /** Reads a key by secret hash from the database; `null` when no key has that hash. */
   loadKeyByHash: (hash: string) => Promise<KeyRecord | null>;
-  /** Verification's rate limiter: its windows are peeked, never consumed. */
-  rateLimiter: RateLimiter;
+  /** Verification's limits: peeked, never spent. */
+  limits: LimitStore;
   /** Verification's credit balances: read, never spent. */
   credits: CreditsStore;
   /** Introspections per client address. */
@@ -48,48 +48,52 @@ const NOT_FOUND: IntrospectionAnswer = Object.freeze({ ok: false, reason: "not_f
  * peeked and its balance read (a refill due shows, nothing is written); no usage, event or
  * `lastUsedAt` is touched.
  * @example
- * const introspection = createKeyIntrospection({ isWellFormed, hashKey, loadKeyByHash, rateLimiter, credits, limit, topUpUrl });
+ * const introspection = createKeyIntrospection({ isWellFormed, hashKey, loadKeyByHash, limits, credits, limit, topUpUrl });
  * const answer = await introspection.introspect(body.key, clientIp);
  */
 export function createKeyIntrospection(deps: KeyIntrospectionDeps): KeyIntrospection {
-  const { isWellFormed, hashKey, loadKeyByHash, rateLimiter, credits, limit } = deps;
+  const { isWellFormed, hashKey, loadKeyByHash, limits, credits, limit } = deps;
   const now = deps.now ?? Date.now;
 
-  // The window a verification would show as binding: the key's own or its wallet's, whichever has
-  // fewer left (a tie goes to the wallet's, as in verify.ts). Both lose one per verification, so the
-  // choice stays the same after the next one.
-  async function bindingWindow(record: KeyRecord, atMs: number): Promise<RateLimitResult | null> {
-    const { rateLimit, walletRateLimit } = record;
-    const [own, wallet] = await Promise.all([
-      rateLimit === null ? null : rateLimiter.peek(record.id, rateLimit.limit, rateLimit.windowSeconds, atMs),
-      walletRateLimit === null
-        ? null
-        : rateLimiter.peek(
-            walletWindowId(record.wallet),
-            walletRateLimit.limit,
-            walletRateLimit.windowSeconds,
-            atMs,
-          ),
-    ]);
-    // A spent key window refuses before the wallet's is consulted: it is the one a verification shows.
-    if (own === null || wallet === null || !own.allowed) return own ?? wallet;
-    return own.remaining >= wallet.remaining ? wallet : own;
+  // The limit a verification naming none would show as binding: of the auto-applied limits, the
+  // one with the smallest remaining / limit (the first on a tie, as in verify.ts).
+  async function bindingLimit(record: KeyRecord, atMs: number): Promise<Introspection["ratelimit"]> {
+    const applied = record.autoLimits;
+    if (applied.length === 0) return null;
+    const counts = await limits.peek(record.wallet, applied, atMs);
+    let best: Introspection["ratelimit"] = null;
+    for (const [i, limit] of applied.entries()) {
+      const start = windowStartMs(atMs, limit.windowMs);
+      const remaining = remainingOf(
+        limit.limit,
+        limit.windowMs,
+        atMs - start,
+        counts[i] ?? { previous: 0, current: 0 },
+      );
+      if (best === null || remaining * best.limit < best.remaining * limit.limit) {
+        best = {
+          name: limit.name,
+          scope: limit.scope,
+          limit: limit.limit,
+          remaining,
+          resetAt: new Date(start + limit.windowMs),
+        };
+      }
+    }
+    return best;
   }
 
   async function describe(record: KeyRecord, atMs: number): Promise<Introspection> {
     const status = deriveStatus(record, new Date(atMs));
-    const [window, balance] = await Promise.all([
-      bindingWindow(record, atMs),
+    const [ratelimit, balance] = await Promise.all([
+      bindingLimit(record, atMs),
       record.creditsId === null ? null : credits.read(record.creditsId, 0, atMs),
     ]);
     return {
       keyId: record.id,
       status,
       expiresAt: record.expiresAt,
-      ratelimit:
-        window === null
-          ? null
-          : { limit: window.limit, remaining: window.remaining, resetAt: window.resetAt },
+      ratelimit,
       credits: balance === null ? null : creditsView(balance),
       topUpUrl: deps.topUpUrl(record.id, status === "active" && record.creditsId !== null),
     };

@@ -1,9 +1,9 @@
 import type { Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import { keyCreatedChanges } from "../events/changes.js";
-import type { RateLimit } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { OperatorActor } from "../schemas/operator.js";
+import type { NamedRateLimit } from "../schemas/rate-limits.js";
 import type { WebhookPayload } from "../schemas/webhook.js";
 import { keyEventData } from "../webhooks/key-event.js";
 import { newMessageId } from "../webhooks/message-id.js";
@@ -16,7 +16,7 @@ export interface CreateKeyParams {
   wallet: string;
   name: string;
   expiresAt: Date | null;
-  rateLimit: RateLimit | null;
+  rateLimits: NamedRateLimit[];
   permissions: string[];
   credits: CreditsInput | null;
   meta: KeyMeta | null;
@@ -38,7 +38,7 @@ export interface CreateKeyParams {
 export async function createKey(driver: Driver, params: CreateKeyParams) {
   const secret = newKey(params.prefix);
   const id = newKeyId();
-  const { wallet, name, now, expiresAt, rateLimit, permissions, meta, allowedIps } = params;
+  const { wallet, name, now, expiresAt, rateLimits, permissions, meta, allowedIps } = params;
   const balance: KeyCreditsRow | undefined =
     params.credits === null
       ? undefined
@@ -53,8 +53,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     expiresAt,
     revokedAt: null,
     lastUsedAt: null,
-    rateLimitLimit: rateLimit?.limit ?? null,
-    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rateLimits,
     rolledFrom: null,
     permissions,
     meta,
@@ -82,8 +81,7 @@ export async function createKey(driver: Driver, params: CreateKeyParams) {
     start: secret.start,
     now: now.toISOString(),
     expiresAt: expiresAt?.toISOString() ?? null,
-    rateLimitLimit: rateLimit?.limit ?? null,
-    rateLimitWindowSeconds: rateLimit?.windowSeconds ?? null,
+    rateLimits: JSON.stringify(rateLimits),
     permissions: JSON.stringify(permissions),
     meta: meta === null ? null : JSON.stringify(meta),
     allowedIps: allowedIps === null ? null : JSON.stringify(allowedIps),

@@ -18,8 +18,8 @@ export interface InsertUnderCapValues {
   /** ISO time of the create: the key's `created_at`, the event's `at`, the moment "active" is judged at. */
   now: string;
   expiresAt: string | null;
-  rateLimitLimit: number | null;
-  rateLimitWindowSeconds: number | null;
+  /** JSON array of the key's named limits. */
+  rateLimits: string;
   /** JSON array of the permission strings. */
   permissions: string;
   /** JSON of the meta object, or null. */
@@ -80,8 +80,7 @@ function keyInsert(from: string): SQL {
       apiKeys.start,
       apiKeys.createdAt,
       apiKeys.expiresAt,
-      apiKeys.rateLimitLimit,
-      apiKeys.rateLimitWindowSeconds,
+      apiKeys.rateLimits,
       apiKeys.permissions,
       apiKeys.meta,
       apiKeys.creditsId,
@@ -89,7 +88,7 @@ function keyInsert(from: string): SQL {
       apiKeys.issuedByOperator,
     ],
     // The permissions arrive as a JSON array: the two drivers encode array parameters differently.
-    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimitLimit")}::int, ${p("rateLimitWindowSeconds")}::int, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text, (select array_agg(e order by i) from jsonb_array_elements_text(${p("allowedIps")}::jsonb) with ordinality as t(e, i))::text[], ${p("operatorActor")}::text is not null from ${sql.identifier(from)}`,
+    sql`select ${p("id")}::text, ${p("wallet")}::text, ${p("name")}::text, ${p("hash")}::text, ${p("start")}::text, ${p("now")}::timestamptz, ${p("expiresAt")}::timestamptz, ${p("rateLimits")}::jsonb, (select coalesce(array_agg(e order by i), '{}') from jsonb_array_elements_text(${p("permissions")}::jsonb) with ordinality as t(e, i))::text[], ${p("meta")}::jsonb, ${p("creditsId")}::text, (select array_agg(e order by i) from jsonb_array_elements_text(${p("allowedIps")}::jsonb) with ordinality as t(e, i))::text[], ${p("operatorActor")}::text is not null from ${sql.identifier(from)}`,
   );
 }
 

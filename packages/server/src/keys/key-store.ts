@@ -2,9 +2,10 @@ import { type BalanceWriter, createDatabaseBalanceWriter } from "../credits/bala
 import { type LiveCredits, overlayLive } from "../credits/overlay-live.js";
 import type { Db, Driver } from "../db/database.js";
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
-import type { ApiKey, RateLimit, UpdateKeyInput } from "../schemas/api-key.js";
+import type { ApiKey, UpdateKeyInput } from "../schemas/api-key.js";
 import type { CreditsInput, KeyMeta } from "../schemas/key-policy.js";
 import type { OperatorActor } from "../schemas/operator.js";
+import type { NamedRateLimit } from "../schemas/rate-limits.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { createKey } from "./create-key.js";
 import { selectOwnedKey } from "./get-key.js";
@@ -32,7 +33,7 @@ export interface KeyStore {
     wallet: string;
     name: string;
     expiresAt: Date | null;
-    rateLimit: RateLimit | null;
+    rateLimits: NamedRateLimit[];
     permissions: string[];
     credits: CreditsInput | null;
     meta: KeyMeta | null;
@@ -71,7 +72,7 @@ export interface KeyStore {
     now: Date;
   }): Promise<
     | { ok: true; apiKey: ApiKey }
-    | { ok: false; reason: "not_found" | "revoked" | "purchased" }
+    | { ok: false; reason: "not_found" | "revoked" | "purchased" | "too_many_limits" }
     | { ok: false; reason: "cap"; max: number }
   >;
   /** Revokes now (idempotent); null when the wallet has no such key. */

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { apiKeys, walletLimits } from "../db/schema/index.js";
+import { autoAppliedLimits } from "../ratelimit/applied-limits.js";
 import type { KeyRecord } from "../verify/key-record.js";
 import { compileIpAllowList } from "./ip-allow-list.js";
 
@@ -17,10 +18,8 @@ export async function loadKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
       name: apiKeys.name,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
-      limit: apiKeys.rateLimitLimit,
-      windowSeconds: apiKeys.rateLimitWindowSeconds,
-      walletLimit: walletLimits.rateLimitLimit,
-      walletWindowSeconds: walletLimits.rateLimitWindowSeconds,
+      rateLimits: apiKeys.rateLimits,
+      walletRateLimits: walletLimits.rateLimits,
       permissions: apiKeys.permissions,
       meta: apiKeys.meta,
       creditsId: apiKeys.creditsId,
@@ -31,14 +30,12 @@ export async function loadKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row) return null;
-  const { limit, windowSeconds, walletLimit, walletWindowSeconds, allowedIps, ...rest } = row;
+  const { walletRateLimits, allowedIps, ...rest } = row;
+  const wallet = walletRateLimits ?? [];
   return {
     ...rest,
     allowedIps: allowedIps === null ? null : compileIpAllowList(allowedIps),
-    rateLimit: limit !== null && windowSeconds !== null ? { limit, windowSeconds } : null,
-    walletRateLimit:
-      walletLimit !== null && walletWindowSeconds !== null
-        ? { limit: walletLimit, windowSeconds: walletWindowSeconds }
-        : null,
+    walletRateLimits: wallet,
+    autoLimits: autoAppliedLimits(row.id, row.rateLimits, wallet),
   };
 }

@@ -1,5 +1,6 @@
 import type { ApiKeyRow, KeyCreditsRow } from "../db/schema/index.js";
 import type { ApiKey, ApiKeyStatus } from "../schemas/api-key.js";
+import { defaultLimitOf } from "../schemas/rate-limits.js";
 import { toCredits } from "./key-credits.js";
 
 /**
@@ -24,10 +25,14 @@ export function toApiKey(row: ApiKeyRow, now: Date, credits?: KeyCreditsRow): Ap
     expiresAt: row.expiresAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
-    rateLimit:
-      row.rateLimitLimit !== null && row.rateLimitWindowSeconds !== null
-        ? { limit: row.rateLimitLimit, windowSeconds: row.rateLimitWindowSeconds }
-        : null,
+    rateLimit: defaultLimitOf(row.rateLimits),
+    // In the schema's field order: PostgreSQL's jsonb keeps its own.
+    rateLimits: row.rateLimits.map((l) => ({
+      name: l.name,
+      limit: l.limit,
+      windowSeconds: l.windowSeconds,
+      autoApply: l.autoApply,
+    })),
     permissions: row.permissions,
     credits: toCredits(credits, now),
     meta: row.meta,

@@ -5,6 +5,7 @@ import type { Db, Tx } from "../db/database.js";
 import { apiKeys, type KeyCreditsRow, keyCredits } from "../db/schema/index.js";
 import { keyUpdatedChanges } from "../events/changes.js";
 import type { UpdateKeyInput } from "../schemas/api-key.js";
+import { MAX_RATE_LIMITS, withDefaultLimit } from "../schemas/rate-limits.js";
 import type { KeyChanges } from "../verify/announce-key-changes.js";
 import { keyEventData, recordEventWithWebhook } from "../webhooks/key-event.js";
 import { loadCredits } from "./key-credits.js";
@@ -89,6 +90,12 @@ async function changeKey(
     if (!old) return { ok: false as const, reason: "not_found" as const };
     if (old.revokedAt !== null && old.revokedAt <= now)
       return { ok: false as const, reason: "revoked" as const };
+    // `rateLimit` (the single-limit shape) sets only the limit named default; `rateLimits` the whole list.
+    const rateLimits =
+      patch.rateLimits ??
+      (patch.rateLimit === undefined ? undefined : withDefaultLimit(old.rateLimits, patch.rateLimit));
+    if (rateLimits !== undefined && rateLimits.length > MAX_RATE_LIMITS)
+      return { ok: false as const, reason: "too_many_limits" as const };
     const wasExpired = old.expiresAt !== null && old.expiresAt <= now;
     if (reactivates && wasExpired) {
       const active = await countActiveKeys(tx, params.wallet, now);
@@ -119,12 +126,7 @@ async function changeKey(
       .set({
         ...(patch.name === undefined ? {} : { name: patch.name }),
         ...(patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt }),
-        ...(patch.rateLimit === undefined
-          ? {}
-          : {
-              rateLimitLimit: patch.rateLimit?.limit ?? null,
-              rateLimitWindowSeconds: patch.rateLimit?.windowSeconds ?? null,
-            }),
+        ...(rateLimits === undefined ? {} : { rateLimits }),
         ...(patch.permissions === undefined ? {} : { permissions: patch.permissions }),
         ...(patch.meta === undefined ? {} : { meta: patch.meta }),
         ...(patch.allowedIps === undefined ? {} : { allowedIps: patch.allowedIps }),
@@ -135,7 +137,7 @@ async function changeKey(
     if (!row) throw new Error("update returned no row");
     if (balance === undefined && row.creditsId !== null)
       balance = (await loadCredits(tx, [row])).get(row.creditsId);
-    const changed = keyUpdatedChanges(patch);
+    const changed = keyUpdatedChanges({ ...patch, rateLimits });
     await recordEventWithWebhook(
       tx,
       { wallet: row.wallet, keyId: row.id, action: "key.updated", at: now, changes: changed },

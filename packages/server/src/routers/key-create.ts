@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Context } from "../context.js";
 import type { createKeyInput } from "../schemas/api-key.js";
 import type { OperatorActor } from "../schemas/operator.js";
+import { defaultLimitList } from "../schemas/rate-limits.js";
 
 /**
  * Creates a key for `wallet` as `POST /api-keys` does, for the owner and for the operator issuing one
@@ -22,7 +23,7 @@ export async function createKeyFor(
     wallet,
     name: input.name,
     expiresAt: input.expiresAt ?? null,
-    rateLimit: input.rateLimit ?? null,
+    rateLimits: input.rateLimits ?? defaultLimitList(input.rateLimit ?? null),
     permissions: input.permissions ?? [],
     credits: input.credits ?? null,
     meta: input.meta ?? null,

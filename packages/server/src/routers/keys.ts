@@ -17,6 +17,7 @@ import {
   updateKeyInput,
   updateKeyOutput,
 } from "../schemas/api-key.js";
+import { MAX_RATE_LIMITS } from "../schemas/rate-limits.js";
 import { verification, verifyKeyInput } from "../schemas/verification.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { createKeyFor } from "./key-create.js";
@@ -154,7 +155,7 @@ export const keysRouter = router({
         tags: ["keys"],
         summary: "Update a key",
         description:
-          "Changes any of name, rateLimit, expiresAt, permissions, credits, meta and allowedIps. An absent field is unchanged; `null` clears a nullable one (rateLimit, expiresAt, credits, meta, allowedIps: null allows any address); `meta`, `permissions` and `allowedIps` are replaced whole. Setting `credits` sets the allowance (and its refill rule) now and keeps the purchased credits; a rolled key shares one balance with the key it replaced. `credits: null` on a key whose balance holds purchased credits is 409. A revoked key is 409. `expiresAt` must be in the future; giving an expired key a new expiry (or none) makes it active again, which at MAX_ACTIVE_KEYS_PER_WALLET is 409. Every instance verifies with the change within about 1 second. Records a `key.updated` event. Another wallet's key is 404.",
+          "Changes any of name, rateLimits (replaces the list; the deprecated rateLimit sets or removes only the limit named default, and cannot be sent with rateLimits), expiresAt, permissions, credits, meta and allowedIps. An absent field is unchanged; `null` clears a nullable one (rateLimit, expiresAt, credits, meta, allowedIps: null allows any address); `meta`, `permissions` and `allowedIps` are replaced whole. Setting `credits` sets the allowance (and its refill rule) now and keeps the purchased credits; a rolled key shares one balance with the key it replaced. `credits: null` on a key whose balance holds purchased credits is 409. A revoked key is 409. `expiresAt` must be in the future; giving an expired key a new expiry (or none) makes it active again, which at MAX_ACTIVE_KEYS_PER_WALLET is 409. Every instance verifies with the change within about 1 second. Records a `key.updated` event. Another wallet's key is 404.",
       }),
     )
     .input(updateKeyInput)
@@ -173,6 +174,12 @@ export const keysRouter = router({
         throw new TRPCError({
           code: "CONFLICT",
           message: `This wallet already holds the maximum of ${updated.max} active keys: revoke a key before re-activating this one`,
+        });
+      }
+      if (!updated.ok && updated.reason === "too_many_limits") {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `A key holds at most ${MAX_RATE_LIMITS} rate limits: adding the default one would exceed it`,
         });
       }
       if (!updated.ok && updated.reason === "purchased") {

@@ -1,5 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import {
+  defaultLimitOf,
+  MAX_RATE_LIMITS,
+  type NamedRateLimit,
+  withDefaultLimit,
+} from "../schemas/rate-limits.js";
 import { getWalletLimitsInput, setWalletLimitsInput, walletLimits } from "../schemas/wallet-limits.js";
 import { router, sessionProcedure } from "../trpc.js";
 
@@ -23,37 +29,52 @@ export const limitsHttp = {
   },
 } as const satisfies Record<string, HttpPolicy>;
 
-/** The wallet-wide limit of the session's wallet: one rate-limit window shared by all its keys. */
+const view = (rateLimits: NamedRateLimit[]) => ({ rateLimit: defaultLimitOf(rateLimits), rateLimits });
+
+/** The wallet-wide limits of the session's wallet: named sliding-window limits shared by all its keys. */
 export const limitsRouter = router({
   get: sessionProcedure
     .meta(
       openApiMeta(limitsHttp.get, {
         tags: ["limits"],
-        summary: "A wallet's wallet-wide limit",
+        summary: "A wallet's wallet-wide limits",
         description:
-          "`rateLimit` is one window shared by all of the wallet's keys, checked after each key's own; null when the wallet has none. Another wallet is 403.",
+          "`rateLimits` are named sliding-window limits shared by all of the wallet's keys, checked with each key's own in one step ([] when none); the deprecated `rateLimit` is the one named `default` (null when none). Another wallet is 403.",
       }),
     )
     .input(getWalletLimitsInput)
     .output(walletLimits)
     .query(async ({ ctx, input }) => {
       if (input.wallet !== ctx.wallet) throw new TRPCError({ code: "FORBIDDEN", message: OTHER_WALLET });
-      return { rateLimit: await ctx.limits.get(ctx.wallet) };
+      return view(await ctx.limits.get(ctx.wallet));
     }),
 
   set: sessionProcedure
     .meta(
       openApiMeta(limitsHttp.set, {
         tags: ["limits"],
-        summary: "Set or remove a wallet's wallet-wide limit",
+        summary: "Set or remove a wallet's wallet-wide limits",
         description:
-          "Replaces the limit: `{ rateLimit: { limit, windowSeconds } }` (the bounds of a key's rate limit) or `{ rateLimit: null }` to remove it. A verification then consumes the key's own window, and, if that allowed it, the wallet's; when the wallet's refuses, the key's window gets the request back and the answer is RATE_LIMITED. Changing only `limit` keeps the current window's count; a new `windowSeconds` starts a new window. Takes effect from the next verification on this instance and within about 1 second on others. A change records a `limits.updated` event (`{ rateLimit, previousRateLimit }`); a PUT of the limit already in force records none. Another wallet is 403.",
+          "`{ rateLimits: [{ name, limit, windowSeconds, autoApply }] }` replaces the whole list (at most 10, names unique; [] removes them); the deprecated `{ rateLimit: { limit, windowSeconds } | null }` sets or removes only the limit named `default`, keeping the others. Sending both is 400. A verification checks every applied limit, the key's and the wallet's, before spending any: a refusal by any spends none (docs/verifying-keys.md#named-limits). Changing only `limit` keeps the current windows' counts; a new `windowSeconds` starts afresh. Takes effect from the next verification on this instance and within about 1 second on others. A change records a `limits.updated` event (`{ rateLimits, previousRateLimits, rateLimit, previousRateLimit }`); a PUT of the limits already in force records none. Another wallet is 403.",
       }),
     )
     .input(setWalletLimitsInput)
     .output(walletLimits)
     .mutation(async ({ ctx, input }) => {
       if (input.wallet !== ctx.wallet) throw new TRPCError({ code: "FORBIDDEN", message: OTHER_WALLET });
-      return { rateLimit: await ctx.limits.set(ctx.wallet, input.rateLimit, new Date()) };
+      const { rateLimit, rateLimits } = input;
+      const set = await ctx.limits.set(
+        ctx.wallet,
+        (current) => rateLimits ?? withDefaultLimit(current, rateLimit ?? null),
+        new Date(),
+        MAX_RATE_LIMITS,
+      );
+      if (set === "too_many") {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `A wallet holds at most ${MAX_RATE_LIMITS} rate limits: adding the default one would exceed it`,
+        });
+      }
+      return view(set);
     }),
 });

@@ -2,23 +2,11 @@ import { z } from "zod";
 import { keyId, nextCursor, pageLimit, timestamp, timestampInput, wallet, walletInput } from "./common.js";
 import { keyName } from "./key-name.js";
 import { allowedIps, credits, creditsInput, meta, permissions } from "./key-policy.js";
+import { BOTH_SHAPES_MESSAGE, rateLimit, rateLimitList } from "./rate-limits.js";
 import { storedText } from "./stored-text.js";
 
 /** Where a key is in its life; derived at read time from `revokedAt` and `expiresAt`. */
 export const apiKeyStatus = z.enum(["active", "revoked", "expired"]);
-
-/** Largest rate limit, in verifications per window. */
-export const MAX_RATE_LIMIT = 1_000_000;
-/** Longest rate-limit window: one day. */
-export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
-
-/** A per-key rate limit: at most `limit` verifications per `windowSeconds`. */
-export const rateLimit = z
-  .object({
-    limit: z.number().int().min(1).max(MAX_RATE_LIMIT),
-    windowSeconds: z.number().int().min(1).max(MAX_RATE_LIMIT_WINDOW_SECONDS),
-  })
-  .meta({ id: "RateLimit" });
 
 /** Where and when a key was found in public (docs/leaks.md); a leaked key is `revoked`. */
 export const keyLeak = z
@@ -50,7 +38,14 @@ export const apiKey = z
       description:
         "When the key is or will be revoked. During a roll's grace period this lies in the future and the key is still active.",
     }),
-    rateLimit: rateLimit.nullable(),
+    rateLimit: rateLimit.nullable().meta({
+      description:
+        "Deprecated (read rateLimits): the limit named `default` in rateLimits as { limit, windowSeconds }; null when the key has none",
+    }),
+    rateLimits: rateLimitList.meta({
+      description:
+        "The key's named sliding-window limits (docs/verifying-keys.md#named-limits); [] when it has none",
+    }),
     permissions: z.array(z.string()).meta({ description: "What the key may do; verify can require some" }),
     credits: credits.nullable().meta({ description: "null: the key is not metered" }),
     meta: meta.nullable(),
@@ -71,11 +66,30 @@ export const apiKey = z
   })
   .meta({ id: "ApiKey" });
 
-/** Body of create. */
-export const createKeyInput = z.object({
+/** Refuses a body that sends both `rateLimit` and `rateLimits` (docs/api.md). */
+export function oneLimitShape(
+  body: { rateLimit?: unknown; rateLimits?: unknown },
+  ctx: z.core.$RefinementCtx<unknown>,
+): void {
+  if (body.rateLimit !== undefined && body.rateLimits !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["rateLimit"],
+      message: BOTH_SHAPES_MESSAGE,
+      input: body.rateLimit,
+    });
+  }
+}
+
+/** The fields of a create's body, before the check that it holds one shape of rate limits. */
+export const createKeyFields = z.object({
   name: keyName,
   expiresAt: timestampInput.optional(),
-  rateLimit: rateLimit.optional(),
+  rateLimit: rateLimit.optional().meta({
+    description:
+      'Deprecated shape of rateLimits: [{ name: "default", ..., autoApply: true }]; not with rateLimits',
+  }),
+  rateLimits: rateLimitList.optional(),
   wallet: walletInput.optional().meta({ description: "Optional; if given it must be the session's wallet" }),
   permissions: permissions.optional(),
   credits: creditsInput.optional(),
@@ -83,17 +97,28 @@ export const createKeyInput = z.object({
   allowedIps: allowedIps.nullable().optional(),
 });
 
+/** Body of create. */
+export const createKeyInput = createKeyFields.superRefine(oneLimitShape);
+
 /** Body of update (PATCH): an absent field is unchanged, `null` clears it, `meta` is replaced whole. */
-export const updateKeyInput = z.object({
-  id: keyId,
-  name: keyName.optional(),
-  expiresAt: timestampInput.nullable().optional(),
-  rateLimit: rateLimit.nullable().optional(),
-  permissions: permissions.optional(),
-  credits: creditsInput.nullable().optional(),
-  meta: meta.nullable().optional(),
-  allowedIps: allowedIps.nullable().optional(),
-});
+export const updateKeyInput = z
+  .object({
+    id: keyId,
+    name: keyName.optional(),
+    expiresAt: timestampInput.nullable().optional(),
+    rateLimit: rateLimit.nullable().optional().meta({
+      description:
+        "Deprecated: sets (or with null removes) only the limit named `default`, keeping the others; not with rateLimits",
+    }),
+    rateLimits: rateLimitList
+      .optional()
+      .meta({ description: "Replaces the whole list ([] removes every limit)" }),
+    permissions: permissions.optional(),
+    credits: creditsInput.nullable().optional(),
+    meta: meta.nullable().optional(),
+    allowedIps: allowedIps.nullable().optional(),
+  })
+  .superRefine(oneLimitShape);
 
 export const updateKeyOutput = z.object({ apiKey });
 
@@ -171,5 +196,4 @@ export const reportLeakOutput = z.object({ received: z.literal(true) });
 export type ApiKey = z.infer<typeof apiKey>;
 export type UpdateKeyInput = z.infer<typeof updateKeyInput>;
 export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;
-export type RateLimit = z.infer<typeof rateLimit>;
 export type KeyLeak = z.infer<typeof keyLeak>;

@@ -12,10 +12,6 @@ export {
   getKeyOutput,
   listKeysInput,
   listKeysOutput,
-  MAX_RATE_LIMIT,
-  MAX_RATE_LIMIT_WINDOW_SECONDS,
-  type RateLimit,
-  rateLimit,
   revokeKeyInput,
   revokeKeyOutput,
   rollKeyInput,
@@ -108,6 +104,22 @@ export {
   type RecentVerification,
   recentVerification,
 } from "./key-verifications.js";
+// Rate limits.
+export {
+  DEFAULT_LIMIT_NAME,
+  type LimitCost,
+  limitCost,
+  limitName,
+  MAX_LIMIT_COST,
+  MAX_RATE_LIMIT,
+  MAX_RATE_LIMIT_WINDOW_SECONDS,
+  MAX_RATE_LIMITS,
+  type NamedRateLimit,
+  namedRateLimit,
+  type RateLimit,
+  rateLimit,
+  rateLimitList,
+} from "./rate-limits.js";
 // Usage.
 export { type Usage, type UsageCounts, type UsageInput, usage, usageCounts, usageInput } from "./usage.js";
 // Verification.

@@ -11,15 +11,17 @@ export const introspectKeyInput = z.object({
     .meta({ description: "The secret key to describe: the caller's own key", example: "kp_…" }),
 });
 
-/** The binding rate-limit window (the key's or its wallet's) as the next verification will find it. */
+/** The binding limit (the key's or its wallet's) as the next verification will find it. */
 export const introspectionRateLimit = z
   .object({
+    name: z.string().meta({ description: "The limit's name" }),
+    scope: z.enum(["key", "wallet"]),
     limit: z.number().int(),
     remaining: z
       .number()
       .int()
-      .meta({ description: "Verifications left in this window now; the next verification takes one" }),
-    resetAt: timestamp.meta({ description: "When the window ends and the count starts again" }),
+      .meta({ description: "What the limit admits now; the next verification naming no limit takes one" }),
+    resetAt: timestamp.meta({ description: "The end of the limit's current window" }),
   })
   .meta({ id: "IntrospectionRateLimit" });
 
@@ -49,7 +51,7 @@ export const introspection = z
     expiresAt: timestamp.nullable(),
     ratelimit: introspectionRateLimit.nullable().meta({
       description:
-        "The binding window, the key's own or its wallet's (the one with fewer requests left); null when neither has a limit",
+        "The binding auto-applied limit, the key's own or its wallet's (the smallest remaining / limit); null when neither has one",
     }),
     credits: introspectionCredits.nullable().meta({ description: "null: the key is not metered" }),
     topUpUrl: z.string().nullable().meta({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createKeyInput } from "./api-key.js";
+import { createKeyFields, oneLimitShape } from "./api-key.js";
 import {
   keyId,
   nextCursor,
@@ -170,6 +170,7 @@ export const operatorReason = z
 export const revokeAnyKeyInput = z.object({ id: keyId, reason: operatorReason });
 
 /** The owner's create body, for the wallet in the path, with an optional reason for the trails. */
-export const issueKeyInput = createKeyInput
+export const issueKeyInput = createKeyFields
   .omit({ wallet: true })
-  .extend({ wallet: walletInput, reason: operatorReason.optional() });
+  .extend({ wallet: walletInput, reason: operatorReason.optional() })
+  .superRefine(oneLimitShape);

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { keyId, timestamp, wallet } from "./common.js";
 import { cost, ipAddress, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
+import { limitCost, MAX_RATE_LIMITS } from "./rate-limits.js";
+
+/** Most entries of verify's `ratelimits`: every name a key and its wallet can hold. */
+export const MAX_VERIFY_LIMITS = 2 * MAX_RATE_LIMITS;
 
 /** The codes of `Verification` (docs/api.md). */
 export const VERIFICATION_CODES = [
@@ -37,14 +41,43 @@ export const verifyKeyInput = z.object({
   cost: cost.meta({
     description: "Credits this request spends (0-1,000, default 1); ignored for a key without credits",
   }),
+  ratelimits: z
+    .array(limitCost)
+    .max(MAX_VERIFY_LIMITS)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      for (const [index, item] of list.entries()) {
+        if (seen.has(item.name))
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "name"],
+            message: `the name ${JSON.stringify(item.name)} is asked twice`,
+            input: item.name,
+          });
+        seen.add(item.name);
+      }
+    })
+    .optional()
+    .meta({
+      description:
+        "Named limits to apply with a cost (0-10,000; 0 reads without spending), at every level that has the name (the key's and its wallet's); a name no level has is 400. Auto-applied limits not named here apply with cost 1",
+    }),
 });
 
-/** The state of the binding rate-limit window (the key's or its wallet's) after this verification. */
+/** One applied limit's state after this verification. */
 export const verificationRateLimit = z
   .object({
+    name: z.string().meta({ description: "The limit's name (`default` for the single-limit shape)" }),
+    scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
     limit: z.number().int(),
-    remaining: z.number().int().meta({ description: "Verifications left in this window" }),
-    resetAt: timestamp.meta({ description: "When the window ends and the count starts again" }),
+    remaining: z.number().int().meta({
+      description:
+        "What the limit still admits now (the previous window weighted by its remaining overlap, plus the current one); a refusal spends none",
+    }),
+    resetAt: timestamp.meta({
+      description:
+        "When refused: the earliest moment the refused cost fits again, with no other traffic; else the end of the current window",
+    }),
   })
   .meta({ id: "VerificationRateLimit" });
 
@@ -58,7 +91,11 @@ export const verification = z
     expiresAt: timestamp.nullable(),
     ratelimit: verificationRateLimit.nullable().meta({
       description:
-        "The binding window, the key's own or its wallet's: the one that refused, else the one with fewer requests left. null when neither the key nor its wallet has a limit, or none was consulted (REVOKED, EXPIRED, IP_NOT_ALLOWED, INSUFFICIENT_PERMISSIONS)",
+        "The binding limit: the one that refused, else the one with the smallest remaining / limit. null when no limit applied, or none was consulted (REVOKED, EXPIRED, IP_NOT_ALLOWED, INSUFFICIENT_PERMISSIONS)",
+    }),
+    ratelimits: z.array(verificationRateLimit).meta({
+      description:
+        "Every limit this verification applied, the key's first, in the shape of ratelimit; [] when none",
     }),
     permissions: z
       .array(z.string())

@@ -1,5 +1,7 @@
 import type { IpAllowList } from "../keys/ip-allow-list.js";
+import type { AppliedLimit } from "../ratelimit/applied-limits.js";
 import type { KeyMeta } from "../schemas/key-policy.js";
+import type { NamedRateLimit } from "../schemas/rate-limits.js";
 
 /** What verification needs to know about a key: the cached projection of its row. */
 export interface KeyRecord {
@@ -9,12 +11,15 @@ export interface KeyRecord {
   expiresAt: Date | null;
   /** May lie in the future: a rolled key's old secret works until the end of its grace period. */
   revokedAt: Date | null;
-  rateLimit: { limit: number; windowSeconds: number } | null;
+  /** The key's own named limits ([] when none). */
+  rateLimits: NamedRateLimit[];
   /**
-   * The wallet-wide limit (one window shared by all of the wallet's keys), read with the key so a
-   * wallet without one costs nothing extra; null when the wallet has none.
+   * The wallet-wide named limits (shared by all of the wallet's keys), read with the key so a
+   * wallet without any costs nothing extra; [] when the wallet has none.
    */
-  walletRateLimit: { limit: number; windowSeconds: number } | null;
+  walletRateLimits: NamedRateLimit[];
+  /** What a verification naming no limit applies (autoAppliedLimits), built once when the key is loaded. */
+  autoLimits: AppliedLimit[];
   permissions: string[];
   meta: KeyMeta | null;
   /** The credit balance this key spends (shared with the key it was rolled from or to); null: not metered. */

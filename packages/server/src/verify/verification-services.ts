@@ -13,6 +13,10 @@ import { loadKeyByHash } from "../keys/load-key-by-hash.js";
 import { hashKey, isWellFormedKey } from "../keys/secret.js";
 import { errorSummary } from "../logger.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
+import { createFallbackLimitStore } from "../ratelimit/fallback-limits.js";
+import type { LimitStore } from "../ratelimit/limit-store.js";
+import { createMemoryLimitStore } from "../ratelimit/memory-limits.js";
+import { createRedisLimitStore } from "../ratelimit/redis-limits.js";
 import { createUsageBuffer, type UsageBuffer } from "../usage/buffer.js";
 import { createSqlUsageSink } from "../usage/rollup.js";
 import { createKeyCache, type KeyCache } from "./cache.js";
@@ -24,8 +28,10 @@ import { createKeyVerifier, type KeyVerifier } from "./verify.js";
 export interface VerificationServices {
   cache: KeyCache;
   verifier: KeyVerifier;
-  /** The rate limiter verification uses: in-process, or Redis (shared by every instance) with REDIS_URL. */
+  /** The fixed-window limiter of nonces, sign-ins and leak reports: in-process, or Redis with REDIS_URL. */
   rateLimiter: RateLimiter;
+  /** The keys' and wallets' sliding-window limits: in-process, or Redis (falling back to in-process) with REDIS_URL. */
+  limits: LimitStore;
   /** The credit balances verification spends (the database, or Redis with REDIS_URL); introspection reads them. */
   credits: CreditsStore;
   /** Counts verifications; with USAGE_RECORDING=off, a no-op. */
@@ -63,6 +69,7 @@ export async function createVerificationServices(
 
   let redis: Redis | undefined;
   let rateLimiter: RateLimiter;
+  let limits: LimitStore;
   if (env.REDIS_URL !== undefined) {
     redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, lazyConnect: true });
     redis.on("error", (error: unknown) => logger.warn({ err: errorSummary(error) }, "redis error"));
@@ -70,8 +77,21 @@ export async function createVerificationServices(
     // and the client keeps reconnecting.
     await redis.connect().catch(() => undefined);
     rateLimiter = createRedisRateLimiter(redis, { prefix: env.REDIS_KEY_PREFIX });
+    // Limits keep counting in this process while Redis cannot answer (docs/verifying-keys.md#when-redis-is-down).
+    let warnedAt = 0;
+    limits = createFallbackLimitStore(
+      createRedisLimitStore(redis, { prefix: env.REDIS_KEY_PREFIX }),
+      createMemoryLimitStore(),
+      (error) => {
+        const now = Date.now();
+        if (now - warnedAt < 60_000) return;
+        warnedAt = now;
+        logger.warn({ err: errorSummary(error) }, "rate limits counted in this process: Redis unavailable");
+      },
+    );
   } else {
     rateLimiter = createMemoryRateLimiter();
+    limits = createMemoryLimitStore();
   }
 
   // The spend runs on every metered verification: prepared, it is planned once per connection.
@@ -106,7 +126,7 @@ export async function createVerificationServices(
     hashKey,
     loadKeyByHash: (hash) => loadKeyByHash(database.db, hash),
     cache,
-    rateLimiter,
+    limits,
     credits,
     usage,
     metrics: metrics.verifier,
@@ -127,5 +147,5 @@ export async function createVerificationServices(
       },
     });
   }
-  return { cache, verifier, rateLimiter, credits, usage, balances, liveCredits, shutdownSteps };
+  return { cache, verifier, rateLimiter, limits, credits, usage, balances, liveCredits, shutdownSteps };
 }

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { RateLimiter } from "@keyport/node-edge";
-import { createMemoryRateLimiter, createRedisRateLimiter } from "@keyport/node-edge";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEADLINE_MESSAGE, type Deadline, REQUEST_DEADLINE_MS, raceDeadline } from "../deadline.js";
 import { hashKey, isWellFormedKey, newKey } from "../keys/secret.js";
+import { recordLimits } from "../ratelimit/applied-limits.js";
+import type { LimitStore } from "../ratelimit/limit-store.js";
+import { createMemoryLimitStore } from "../ratelimit/memory-limits.js";
+import { createRedisLimitStore } from "../ratelimit/redis-limits.js";
+import { defaultLimitList, type RateLimit } from "../schemas/rate-limits.js";
 import { createUsageBuffer, type UsageBatch } from "../usage/buffer.js";
 import { createKeyCache } from "./cache.js";
 import type { CreditsStore } from "./credits-store.js";
@@ -22,7 +25,7 @@ const W = "0x000000000000000000000000000000000000dEaD";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 /** A small world: keys in a Map standing in for the table, a clock, and the real parts around them. */
-function world(options: { rateLimiter?: RateLimiter } = {}) {
+function world(options: { limits?: LimitStore } = {}) {
   const rows = new Map<string, KeyRecord>();
   const batches: UsageBatch[] = [];
   const clock = { ms: T0 };
@@ -45,7 +48,7 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
       return record === undefined ? null : { ...record };
     },
     cache,
-    rateLimiter: options.rateLimiter ?? createMemoryRateLimiter(),
+    limits: options.limits ?? createMemoryLimitStore(),
     credits: NO_CREDITS,
     usage,
     now: () => clock.ms,
@@ -65,21 +68,26 @@ function world(options: { rateLimiter?: RateLimiter } = {}) {
         release();
       };
     },
-    add(fields: Partial<KeyRecord> = {}): { key: string; hash: string; record: KeyRecord } {
+    add(fields: Partial<KeyRecord> & { rateLimit?: RateLimit } = {}): {
+      key: string;
+      hash: string;
+      record: KeyRecord;
+    } {
       const { key, hash } = newKey("kp");
+      const id = `key_${randomUUID().replaceAll("-", "")}`;
+      const { rateLimit, ...rest } = fields;
       const record: KeyRecord = {
-        id: `key_${randomUUID().replaceAll("-", "")}`,
+        id,
         wallet: W,
         name: "test",
         expiresAt: null,
         revokedAt: null,
-        rateLimit: null,
-        walletRateLimit: null,
+        ...recordLimits(id, defaultLimitList(rateLimit ?? null), []),
         permissions: [],
         meta: null,
         creditsId: null,
         allowedIps: null,
-        ...fields,
+        ...rest,
       };
       rows.set(hash, record);
       return { key, hash, record };
@@ -111,6 +119,7 @@ describe("verifyKey", () => {
       wallet: W,
       expiresAt,
       ratelimit: null,
+      ratelimits: [],
       permissions: [],
       credits: null,
       meta: null,
@@ -129,6 +138,7 @@ describe("verifyKey", () => {
         wallet: null,
         expiresAt: null,
         ratelimit: null,
+        ratelimits: [],
         permissions: [],
         credits: null,
         meta: null,
@@ -191,12 +201,15 @@ describe("verifyKey", () => {
     const w = world();
     const { key } = w.add({ rateLimit: { limit: 2, windowSeconds: 60 } });
     const resetAt = new Date(T0 + 60_000);
-    expect((await w.verifier.verify(key)).ratelimit).toEqual({ limit: 2, remaining: 1, resetAt });
-    expect((await w.verifier.verify(key)).ratelimit).toEqual({ limit: 2, remaining: 0, resetAt });
+    const named = { name: "default", scope: "key" };
+    expect((await w.verifier.verify(key)).ratelimit).toEqual({ ...named, limit: 2, remaining: 1, resetAt });
+    expect((await w.verifier.verify(key)).ratelimit).toEqual({ ...named, limit: 2, remaining: 0, resetAt });
+    // Refused: resetAt is the first moment one more fits, 1 ms into the next window, where the
+    // previous window's 2 weigh floor(2 × 59,999 / 60,000) = 1.
     expect(await w.verifier.verify(key)).toMatchObject({
       valid: false,
       code: "RATE_LIMITED",
-      ratelimit: { limit: 2, remaining: 0, resetAt },
+      ratelimit: { ...named, limit: 2, remaining: 0, resetAt: new Date(T0 + 60_001) },
     });
   });
 
@@ -290,7 +303,7 @@ describe("verifyKey", () => {
         return null;
       },
       cache: w.cache,
-      rateLimiter: createMemoryRateLimiter(),
+      limits: createMemoryLimitStore(),
       credits: NO_CREDITS,
       usage: { record: () => {} },
     });
@@ -313,8 +326,8 @@ afterAll(async () => {
   await Promise.all(redisClients.map((c) => c.quit()));
 });
 
-const limiters: Array<{ name: string; make: () => RateLimiter }> = [
-  { name: "memory", make: () => createMemoryRateLimiter() },
+const limiters: Array<{ name: string; make: () => LimitStore }> = [
+  { name: "memory", make: () => createMemoryLimitStore() },
 ];
 if (redisUrl) {
   limiters.push({
@@ -322,14 +335,14 @@ if (redisUrl) {
     make: () => {
       const client = new Redis(redisUrl, { enableAutoPipelining: true });
       redisClients.push(client);
-      return createRedisRateLimiter(client, { prefix: redisPrefix });
+      return createRedisLimitStore(client, { prefix: redisPrefix });
     },
   });
 }
 
-describe.each(limiters)("verifyKey with the $name rate limiter", ({ make }) => {
+describe.each(limiters)("verifyKey with the $name limit store", ({ make }) => {
   it("answers exactly 500 VALID out of 2,000 concurrent verifications of a key limited to 500", async () => {
-    const w = world({ rateLimiter: make() });
+    const w = world({ limits: make() });
     const { key, record } = w.add({ rateLimit: { limit: 500, windowSeconds: 60 } });
     const answers = await Promise.all(Array.from({ length: 2000 }, () => w.verifier.verify(key)));
     expect(answers.filter((a) => a.code === "VALID")).toHaveLength(500);

@@ -1,6 +1,10 @@
-import type { RateLimiter, RateLimitResult } from "@keyport/node-edge";
+import { TRPCError } from "@trpc/server";
 import { deadlineError } from "../deadline.js";
 import { NO_VERIFIER_METRICS, type VerifierMetrics } from "../metrics/verification.js";
+import { type AppliedLimit, askedLimits } from "../ratelimit/applied-limits.js";
+import type { LimitStore, LimitsOutcome } from "../ratelimit/limit-store.js";
+import { earliestFit, remainingOf, type WindowCounts, windowStartMs } from "../ratelimit/sliding-window.js";
+import type { LimitCost } from "../schemas/rate-limits.js";
 import type { Verification } from "../schemas/verification.js";
 import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
@@ -17,7 +21,8 @@ export interface KeyVerifierDeps {
   /** Reads a key by secret hash from the database; `null` when no key has that hash. */
   loadKeyByHash: (hash: string) => Promise<KeyRecord | null>;
   cache: KeyCache;
-  rateLimiter: RateLimiter;
+  /** Where the key's and its wallet's sliding-window limits count (this process, or Redis). */
+  limits: LimitStore;
   /** Credit balances (the database, or Redis with REDIS_URL); only keys with credits touch it. */
   credits: CreditsStore;
   usage: Pick<UsageBuffer, "record">;
@@ -35,6 +40,8 @@ export interface VerifyOptions {
   permissions?: readonly string[] | undefined;
   /** Credits to spend, 0-1,000; default 1. Ignored for a key without credits. */
   cost?: number | undefined;
+  /** Named limits to apply with a cost; auto-applied ones not named here cost 1. */
+  ratelimits?: readonly LimitCost[] | undefined;
 }
 
 export interface KeyVerifier {
@@ -65,11 +72,6 @@ export function holdsAll(held: readonly string[], requested: readonly string[]):
   return true;
 }
 
-/** The rate limiter's id of a wallet's shared window; key ids start `key_`, so the two never meet. */
-export function walletWindowId(wallet: string): string {
-  return `wallet:${wallet}`;
-}
-
 // Shared and frozen: the commonest failure allocates nothing.
 const NOT_FOUND: Verification = Object.freeze({
   valid: false,
@@ -78,23 +80,20 @@ const NOT_FOUND: Verification = Object.freeze({
   wallet: null,
   expiresAt: null,
   ratelimit: null,
+  ratelimits: [],
   permissions: [],
   credits: null,
   meta: null,
 });
 
-/**
- * The rate limits' verdict on one request. What an allowed request took is known from the key's
- * record (its own window if it has a limit, its wallet's if that has one), so giving it back needs
- * nothing more.
- */
+/** The limits' verdict on one request: the applied limits and their counts after it (empty: none). */
 interface LimitsVerdict {
   allowed: boolean;
-  /** The binding window (the one that refused, else the one with fewer left); null: no limit. */
-  window: RateLimitResult | null;
+  applied: readonly AppliedLimit[];
+  counts: readonly WindowCounts[];
 }
 
-const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, window: null });
+const UNLIMITED: LimitsVerdict = Object.freeze({ allowed: true, applied: [], counts: [] });
 
 type Deadline = { readonly aborted: boolean } | undefined;
 
@@ -102,21 +101,22 @@ type Deadline = { readonly aborted: boolean } | undefined;
  * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
  * IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
- * Order of work: the key's own window, then its wallet's shared window (only if the key's allowed
- * it; a wallet refusal gives the key's request back); then, for a key with credits, one conditional
- * spend of `cost`, and when the balance is short, both windows get their request back. When a rate
- * limit refuses, the balance is read (not spent): a short balance answers USAGE_EXCEEDED, as the
- * precedence says. So a refused request spends neither credits nor rate limit. `ratelimit` shows
- * the binding window. Every outcome of a known key is counted in the usage buffer; NOT_FOUND never
+ * Order of work: every applied limit, the key's and its wallet's, checked in one call and spent
+ * only when all fit (docs/verifying-keys.md#named-limits); then, for a key with credits, one
+ * conditional spend of `cost`, and when the balance is short, the limits get their costs back. When
+ * a limit refuses, the balance is read (not spent): a short balance answers USAGE_EXCEEDED, as the
+ * precedence says. So a refused request spends neither credits nor any limit. `ratelimit` shows
+ * the binding limit, `ratelimits` all of them. A name in `ratelimits` that neither the key nor its
+ * wallet has is 400 (a TRPCError thrown once the key is found). Every outcome of a known key is counted in the usage buffer; NOT_FOUND never
  * is. Concurrent cache misses for one hash share one database read.
  *
  * @example
  * const verifier = createKeyVerifier({ isWellFormed: (k) => isWellFormedKey(k, env.KEY_PREFIX), hashKey,
- *   loadKeyByHash, cache, rateLimiter, credits, usage });
+ *   loadKeyByHash, cache, limits, credits, usage });
  * const verification = await verifier.verify(body.key, { permissions: ["prices:read"], cost: 1 });
  */
 export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
-  const { isWellFormed, hashKey, loadKeyByHash, cache, rateLimiter, credits, usage } = deps;
+  const { isWellFormed, hashKey, loadKeyByHash, cache, limits, credits, usage } = deps;
   const now = deps.now ?? Date.now;
   const metrics = deps.metrics ?? NO_VERIFIER_METRICS;
   const loading = new Map<string, { generation: number; promise: Promise<KeyRecord | null> }>();
@@ -145,7 +145,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     record: KeyRecord,
     code: UsageOutcome,
     atMs: number,
-    limit: RateLimitResult | null,
+    limits: LimitsVerdict,
     balance: CreditsResult | null,
     deadline: Deadline,
     ask: VerifyOptions | undefined,
@@ -154,15 +154,16 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
     usage.record(record.id, record.wallet, code, atMs, ask);
-    if (code === "VALID" && limit === null && balance === null) return plainValid(record);
+    if (code === "VALID" && limits.applied.length === 0 && balance === null) return plainValid(record);
+    const ratelimits = limitsView(limits, atMs);
     return {
       valid: code === "VALID",
       code,
       keyId: record.id,
       wallet: record.wallet,
       expiresAt: record.expiresAt,
-      ratelimit:
-        limit === null ? null : { limit: limit.limit, remaining: limit.remaining, resetAt: limit.resetAt },
+      ratelimit: binding(ratelimits, limits, atMs),
+      ratelimits,
       permissions: record.permissions,
       credits:
         balance === null
@@ -186,6 +187,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         wallet: record.wallet,
         expiresAt: record.expiresAt,
         ratelimit: null,
+        ratelimits: [],
         permissions: record.permissions,
         credits: null,
         meta: record.meta,
@@ -206,59 +208,82 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     throw error;
   }
 
-  // --- Rate limits: the key's window, then the wallet's. ---
+  // --- Rate limits: every applied limit, the key's and the wallet's, in one call. ---
 
-  function consumeLimits(record: KeyRecord, atMs: number): LimitsVerdict | Promise<LimitsVerdict> {
-    const rule = record.rateLimit;
-    if (rule === null) return record.walletRateLimit === null ? UNLIMITED : afterKey(record, null, atMs);
-    const result = rateLimiter.consume(record.id, rule.limit, rule.windowSeconds, atMs);
-    if ("then" in result) return result.then((r) => afterKey(record, r, atMs));
-    return afterKey(record, result, atMs);
-  }
-
-  // The key's own window has answered (null: the key has none); the wallet's is consumed only
-  // when the key's allowed the request, so a key-limited refusal leaves the wallet window alone.
-  function afterKey(
+  function applyLimits(
     record: KeyRecord,
-    key: RateLimitResult | null,
+    ask: VerifyOptions | undefined,
     atMs: number,
   ): LimitsVerdict | Promise<LimitsVerdict> {
-    if (key !== null && !key.allowed) return { allowed: false, window: key };
-    const rule = record.walletRateLimit;
-    if (rule === null) return { allowed: true, window: key };
-    const result = rateLimiter.consume(walletWindowId(record.wallet), rule.limit, rule.windowSeconds, atMs);
-    if ("then" in result) return result.then((r) => afterWallet(record, key, r, atMs));
-    return afterWallet(record, key, result, atMs);
-  }
-
-  function afterWallet(
-    record: KeyRecord,
-    key: RateLimitResult | null,
-    wallet: RateLimitResult,
-    atMs: number,
-  ): LimitsVerdict | Promise<LimitsVerdict> {
-    if (wallet.allowed) {
-      const window = key !== null && key.remaining < wallet.remaining ? key : wallet;
-      return { allowed: true, window };
+    let applied = record.autoLimits;
+    const asked = ask?.ratelimits;
+    if (asked !== undefined && asked.length > 0) {
+      const plan = askedLimits(record.id, record.rateLimits, record.walletRateLimits, asked);
+      if (plan.unknown !== undefined) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `Neither this key nor its wallet has a rate limit named ${JSON.stringify(plan.unknown)}`,
+        });
+      }
+      applied = plan.applied;
     }
-    // The wallet refused: the key's window gets back what this request took from it.
-    const given = refundKey(record, atMs);
-    const refused: LimitsVerdict = { allowed: false, window: wallet };
-    return given === undefined ? refused : given.then(() => refused);
+    if (applied.length === 0) return UNLIMITED;
+    const outcome = limits.apply(record.wallet, applied, atMs);
+    if ("then" in outcome) return outcome.then((o) => verdictOf(applied, o));
+    return verdictOf(applied, outcome);
   }
 
-  function refundKey(record: KeyRecord, atMs: number): void | Promise<void> {
-    const rule = record.rateLimit;
-    return rule === null ? undefined : rateLimiter.refund(record.id, rule.windowSeconds, atMs);
+  function verdictOf(applied: readonly AppliedLimit[], outcome: LimitsOutcome): LimitsVerdict {
+    return { allowed: outcome.allowed, applied, counts: outcome.counts };
   }
 
-  function refundBoth(record: KeyRecord, atMs: number): void | Promise<void> {
-    const key = refundKey(record, atMs);
-    const rule = record.walletRateLimit;
-    const wallet =
-      rule === null ? undefined : rateLimiter.refund(walletWindowId(record.wallet), rule.windowSeconds, atMs);
-    if (key === undefined && wallet === undefined) return undefined;
-    return Promise.all([key, wallet]).then(() => undefined);
+  /** The verdict after an allowed request's costs were given back: the counts as they now are. */
+  function givenBack(verdict: LimitsVerdict): LimitsVerdict {
+    const counts = verdict.counts.map((c, i) => ({
+      previous: c.previous,
+      current: Math.max(0, c.current - (verdict.applied[i]?.cost ?? 0)),
+    }));
+    return { allowed: true, applied: verdict.applied, counts };
+  }
+
+  /** Each applied limit in the answer's shape. */
+  function limitsView(verdict: LimitsVerdict, atMs: number): Verification["ratelimits"] {
+    const view: Verification["ratelimits"] = [];
+    for (const [i, limit] of verdict.applied.entries()) {
+      const counts = verdict.counts[i] ?? { previous: 0, current: 0 };
+      const start = windowStartMs(atMs, limit.windowMs);
+      const remaining = remainingOf(limit.limit, limit.windowMs, atMs - start, counts);
+      const refusing = !verdict.allowed && remaining < limit.cost;
+      const resetAt = refusing
+        ? earliestFit(limit.limit, limit.windowMs, atMs, counts, limit.cost)
+        : start + limit.windowMs;
+      view.push({
+        name: limit.name,
+        scope: limit.scope,
+        limit: limit.limit,
+        remaining,
+        resetAt: new Date(resetAt),
+      });
+    }
+    return view;
+  }
+
+  /**
+   * The binding limit: the first that refused (when the limits refused), else the one with the
+   * smallest remaining / limit (the first on a tie); null when none applied.
+   */
+  function binding(
+    view: Verification["ratelimits"],
+    verdict: LimitsVerdict,
+    _atMs: number,
+  ): Verification["ratelimit"] {
+    let best: Verification["ratelimit"] = null;
+    for (const [i, limit] of view.entries()) {
+      const cost = verdict.applied[i]?.cost ?? 0;
+      if (!verdict.allowed && limit.remaining < cost) return limit;
+      if (best === null || limit.remaining * best.limit < best.remaining * limit.limit) best = limit;
+    }
+    return best;
   }
 
   // --- The decision. ---
@@ -266,18 +291,18 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   function decide(record: KeyRecord, options: VerifyOptions | undefined, deadline: Deadline) {
     const atMs = now();
     if (record.revokedAt !== null && record.revokedAt.getTime() <= atMs)
-      return answer(record, "REVOKED", atMs, null, null, deadline, options);
+      return answer(record, "REVOKED", atMs, UNLIMITED, null, deadline, options);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
-      return answer(record, "EXPIRED", atMs, null, null, deadline, options);
+      return answer(record, "EXPIRED", atMs, UNLIMITED, null, deadline, options);
     // Before any window or balance is touched: a refused address spends nothing.
     const allowed = record.allowedIps;
     if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))
-      return answer(record, "IP_NOT_ALLOWED", atMs, null, null, deadline, options);
+      return answer(record, "IP_NOT_ALLOWED", atMs, UNLIMITED, null, deadline, options);
     const wanted = options?.permissions;
     if (wanted !== undefined && wanted.length > 0 && !holdsAll(record.permissions, wanted))
-      return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, null, null, deadline, options);
+      return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, UNLIMITED, null, deadline, options);
     const cost = options?.cost ?? 1;
-    const verdict = consumeLimits(record, atMs);
+    const verdict = applyLimits(record, options, atMs);
     if ("then" in verdict)
       return verdict.then((v) => afterLimits(record, v, cost, atMs, deadline, options), failed);
     return afterLimits(record, verdict, cost, atMs, deadline, options);
@@ -293,15 +318,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   ): Verification | Promise<Verification> {
     const creditsId = record.creditsId;
     if (creditsId === null) {
-      return answer(
-        record,
-        verdict.allowed ? "VALID" : "RATE_LIMITED",
-        atMs,
-        verdict.window,
-        null,
-        deadline,
-        ask,
-      );
+      return answer(record, verdict.allowed ? "VALID" : "RATE_LIMITED", atMs, verdict, null, deadline, ask);
     }
     if (!verdict.allowed) {
       // Refused by a rate limit: the balance is read, not spent; a short one outranks the limit.
@@ -313,7 +330,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
               record,
               balance.ok ? "RATE_LIMITED" : "USAGE_EXCEEDED",
               atMs,
-              verdict.window,
+              verdict,
               balance,
               deadline,
               ask,
@@ -322,10 +339,11 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         );
     }
     return credits.spend(creditsId, cost, atMs, record.id).then(async (balance) => {
-      if (balance.ok) return answer(record, "VALID", atMs, verdict.window, balance, deadline, ask);
-      // Too few credits: the windows get back what this request took.
-      await refundBoth(record, atMs);
-      return answer(record, "USAGE_EXCEEDED", atMs, verdict.window, balance, deadline, ask);
+      if (balance.ok) return answer(record, "VALID", atMs, verdict, balance, deadline, ask);
+      // Too few credits: the limits get back what this request took, and the answer shows them as
+      // they now are (a refusal spends none of them).
+      if (verdict.applied.length > 0) await limits.refund(record.wallet, verdict.applied, atMs);
+      return answer(record, "USAGE_EXCEEDED", atMs, givenBack(verdict), balance, deadline, ask);
     }, failed);
   }
 

@@ -16,8 +16,9 @@ const record = (id: string, wallet: string): KeyRecord => ({
   name: id,
   expiresAt: null,
   revokedAt: null,
-  rateLimit: null,
-  walletRateLimit: null,
+  rateLimits: [],
+  autoLimits: [],
+  walletRateLimits: [],
   permissions: [],
   meta: null,
   creditsId: null,
@@ -78,12 +79,18 @@ describe("wallet changes over the invalidation bus (PGlite)", () => {
     await changes
       .transaction(database.db, async (tx, _keyChanged, walletChanged) => {
         await walletChanged(ALICE);
-        await tx.insert(walletLimits).values({ wallet: ALICE, rateLimitLimit: 1, rateLimitWindowSeconds: 1 });
+        await tx.insert(walletLimits).values({
+          wallet: ALICE,
+          rateLimits: [{ name: "default", limit: 1, windowSeconds: 1, autoApply: true }],
+        });
         throw new Error("roll back");
       })
       .catch(() => undefined);
     await changes.transaction(database.db, async (tx, _keyChanged, walletChanged) => {
-      await tx.insert(walletLimits).values({ wallet: ALICE, rateLimitLimit: 5, rateLimitWindowSeconds: 60 });
+      await tx.insert(walletLimits).values({
+        wallet: ALICE,
+        rateLimits: [{ name: "default", limit: 5, windowSeconds: 60, autoApply: true }],
+      });
       await walletChanged(ALICE);
     });
     // This instance forgets at once; the other when the notification arrives.

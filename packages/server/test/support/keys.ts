@@ -20,6 +20,15 @@ export async function createKeyOver(
   return created as CreatedKey;
 }
 
+/** One applied limit in a `Verification`. */
+export interface VerificationLimit {
+  name: string;
+  scope: "key" | "wallet";
+  limit: number;
+  remaining: number;
+  resetAt: string;
+}
+
 /** The REST shape of docs/api.md's `Verification`. */
 export interface VerificationBody {
   valid: boolean;
@@ -27,7 +36,8 @@ export interface VerificationBody {
   keyId: string | null;
   wallet: string | null;
   expiresAt: string | null;
-  ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+  ratelimit: VerificationLimit | null;
+  ratelimits: VerificationLimit[];
   permissions: string[];
   credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   meta: Record<string, unknown> | null;
@@ -37,7 +47,12 @@ export interface VerificationBody {
 export async function verifyOver(
   baseUrl: string,
   key: string,
-  ask: { ip?: string; permissions?: string[]; cost?: number } = {},
+  ask: {
+    ip?: string;
+    permissions?: string[];
+    cost?: number;
+    ratelimits?: { name: string; cost: number }[];
+  } = {},
 ): Promise<VerificationBody> {
   const { status, body } = await request(baseUrl, "POST", "/api-keys/verify", { body: { key, ...ask } });
   if (status !== 200) throw new Error(`verify failed with ${status}: ${JSON.stringify(body)}`);
@@ -59,7 +74,7 @@ export interface IntrospectionBody {
   keyId: string;
   status: "active" | "revoked" | "expired";
   expiresAt: string | null;
-  ratelimit: { limit: number; remaining: number; resetAt: string } | null;
+  ratelimit: VerificationLimit | null;
   credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   topUpUrl: string | null;
 }

@@ -53,7 +53,7 @@ export async function createKeysFor(
       name: `${name} ${i}`,
       expiresAt: null,
       allowedIps: null,
-      rateLimit: null,
+      rateLimits: [],
       permissions: [],
       credits: null,
       meta: null,

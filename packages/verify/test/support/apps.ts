@@ -20,7 +20,14 @@ export interface Backend {
 }
 
 /** Options of the middleware without the framework-specific key and address getters. */
-export type MiddlewareOptions = Omit<KeyportOptions<never>, "getKey" | "getIp">;
+export type MiddlewareOptions = Omit<KeyportOptions<never>, "getKey" | "getIp" | "ratelimits"> & {
+  /** Each framework's `ratelimits` reads the request's X-Tokens header as the cost of the limit named tokens. */
+  tokensFromHeader?: boolean;
+};
+
+/** What a route asks of the limit named tokens, from a header's value. */
+const tokens = (header: string | null | undefined) =>
+  header === null || header === undefined ? [] : [{ name: "tokens", cost: Number(header) }];
 
 /** Starts a real `framework` app with `keyport(options)` in front of one route. */
 export async function startBackend(framework: Framework, options: MiddlewareOptions): Promise<Backend> {
@@ -43,13 +50,26 @@ function nodeServer(framework: Framework, options: MiddlewareOptions): Server {
   switch (framework) {
     case "h3": {
       const app = new H3();
-      app.use(h3Keyport(options));
+      app.use(
+        h3Keyport({
+          ...options,
+          ratelimits: options.tokensFromHeader
+            ? (event) => tokens(event.req.headers.get("x-tokens"))
+            : undefined,
+        }),
+      );
       app.get("/data", (event) => ({ keyport: event.context.keyport }));
       return createServer(toNodeHandler(app));
     }
     case "hono": {
       const app = new Hono<KeyportEnv>();
-      app.use("/api/*", honoKeyport(options));
+      app.use(
+        "/api/*",
+        honoKeyport({
+          ...options,
+          ratelimits: options.tokensFromHeader ? (c) => tokens(c.req.header("x-tokens")) : undefined,
+        }),
+      );
       app.get("/api/data", (c) => c.json({ keyport: c.get("keyport") }));
       // An unprotected route beside it: the middleware covers /api/* only.
       app.get("/health", (c) => c.json({ ok: true }));
@@ -60,7 +80,12 @@ function nodeServer(framework: Framework, options: MiddlewareOptions): Server {
     }
     case "express": {
       const app = express();
-      app.use(expressKeyport(options));
+      app.use(
+        expressKeyport({
+          ...options,
+          ratelimits: options.tokensFromHeader ? (req) => tokens(req.get("x-tokens")) : undefined,
+        }),
+      );
       app.get("/data", (req, res) => {
         res.json({ keyport: req.keyport });
       });

@@ -20,6 +20,7 @@ const base: ApiKey = {
   lastUsedAt: null,
   revokedAt: null,
   rateLimit: { limit: 100, windowSeconds: 60 },
+  rateLimits: [{ name: "default", limit: 100, windowSeconds: 60, autoApply: true }],
   permissions: [],
   credits: null,
   meta: null,

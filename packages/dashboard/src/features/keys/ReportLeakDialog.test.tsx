@@ -18,6 +18,7 @@ const apiKey: ApiKey = {
   lastUsedAt: null,
   revokedAt: null,
   rateLimit: null,
+  rateLimits: [],
   permissions: [],
   credits: null,
   meta: null,

@@ -153,6 +153,7 @@ describe("keyFieldsFrom", () => {
       lastUsedAt: null,
       revokedAt: null,
       rateLimit: { limit: 10, windowSeconds: 60 },
+      rateLimits: [{ name: "default", limit: 10, windowSeconds: 60, autoApply: true }],
       permissions: ["a", "b:c"],
       credits: { remaining: 7, purchased: 0, refill: { interval: "monthly", amount: 9 }, refilledAt: null },
       meta: { customerId: "cus_1" },

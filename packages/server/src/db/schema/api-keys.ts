@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { KeyMeta } from "../../schemas/key-policy.js";
+import type { NamedRateLimit } from "../../schemas/rate-limits.js";
 import { keyCredits } from "./key-credits.js";
 
 /**
@@ -21,8 +22,8 @@ export const apiKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
-    rateLimitLimit: integer("rate_limit_limit"),
-    rateLimitWindowSeconds: integer("rate_limit_window_seconds"),
+    /** The key's named limits (docs/verifying-keys.md#named-limits), validated on the way in; [] when none. */
+    rateLimits: jsonb("rate_limits").$type<NamedRateLimit[]>().notNull().default(sql`'[]'::jsonb`),
     rolledFrom: text("rolled_from"),
     permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
     meta: jsonb("meta").$type<KeyMeta>(),

@@ -1,12 +1,14 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { NamedRateLimit } from "../../schemas/rate-limits.js";
 
 /**
- * A wallet-wide rate limit (docs/verifying-keys.md): one window shared by all of a wallet's keys, checked after
- * each key's own. No row means no wallet-wide limit.
+ * A wallet's wallet-wide named limits (docs/verifying-keys.md#named-limits), shared by all of its keys and
+ * checked with each key's own. No row means none.
  */
 export const walletLimits = pgTable("wallet_limits", {
   wallet: text("wallet").primaryKey(),
-  rateLimitLimit: integer("rate_limit_limit").notNull(),
-  rateLimitWindowSeconds: integer("rate_limit_window_seconds").notNull(),
+  /** The wallet-wide named limits, applied to every verification of the wallet's keys; never empty (no row: none). */
+  rateLimits: jsonb("rate_limits").$type<NamedRateLimit[]>().notNull().default(sql`'[]'::jsonb`),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
