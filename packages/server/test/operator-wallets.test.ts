@@ -193,4 +193,47 @@ describeDatabases("operator wallets", (target) => {
       expect((await get(path, other)).status).toBe(403);
     expect((await request(server.baseUrl, "GET", "/operator/wallets")).status).toBe(401);
   });
+
+  it("counts the deployment's verifications by day and outcome, with the busiest wallets and keys", async () => {
+    const before = (await get("/operator/usage")).body as { totals: { requests: number } };
+    const [first, , third] = made;
+    const busy = first?.keys[0];
+    const quiet = third?.keys[0];
+    if (!busy || !quiet || !first || !third) throw new Error("no keys made");
+    const verify = (key: string) => request(server.baseUrl, "POST", "/api-keys/verify", { body: { key } });
+    for (let i = 0; i < 3; i++) await verify(busy.key);
+    await verify(quiet.key);
+    await request(server.baseUrl, "DELETE", `/api-keys/${quiet.id}`, { token: third.token });
+    await verify(quiet.key);
+    await server.app.services.verification.usage.flush();
+
+    const answer = await get("/operator/usage");
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const usage = answer.body as {
+      totals: { requests: number; valid: number; revoked: number };
+      series: { start: string; requests: number }[];
+      topWallets: { wallet: string; requests: number; valid: number; revoked: number }[];
+      topKeys: { keyId: string; wallet: string; name: string; requests: number }[];
+    };
+    expect(usage.totals.requests - before.totals.requests).toBe(5);
+    expect(usage.series).toHaveLength(31);
+    expect(usage.series.at(-1)?.requests).toBe(usage.totals.requests);
+    expect(usage.topWallets.find((w) => w.wallet === third.wallet)).toMatchObject({
+      requests: 2,
+      valid: 1,
+      revoked: 1,
+    });
+    const busiest = usage.topKeys[0];
+    expect(busiest).toMatchObject({ keyId: busy.id, wallet: first.wallet, name: "key 0" });
+    expect(busiest?.requests).toBeGreaterThanOrEqual(3);
+
+    expect((await get("/operator/usage?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z")).status).toBe(400);
+    const created = await request(server.baseUrl, "POST", "/operator/tokens", {
+      token: operatorSession,
+      body: { name: "wallets only", scopes: ["wallets:read"] },
+    });
+    const refused = await get("/operator/usage", (created.body as { secret: string }).secret);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ details: { scope: "usage:read" } });
+  });
 });

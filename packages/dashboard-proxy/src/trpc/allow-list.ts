@@ -73,6 +73,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.keys.issue": FORWARDED,
   "operator.payments.list": FORWARDED,
   "operator.payments.totals": FORWARDED,
+  "operator.usage.get": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

@@ -47,6 +47,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.keys.issue": true,
   "operator.payments.list": true,
   "operator.payments.totals": true,
+  "operator.usage.get": true,
   meta: true,
 };
 

@@ -9,7 +9,9 @@ import type {
 } from "../schemas/operator.js";
 import type { OperatorPaymentView } from "../schemas/operator-payments.js";
 import type { OperatorWalletView, WalletSort } from "../schemas/operator-wallets.js";
+import type { UsageRange } from "../usage/series.js";
 import { listOperatorEvents } from "./audit.js";
+import { readDeploymentUsage } from "./deployment-usage.js";
 import {
   decodePaymentCursor,
   encodePaymentCursor,
@@ -71,6 +73,8 @@ export interface OperatorService {
   paymentTotals(range: PaymentRange): ReturnType<typeof paymentTotals>;
   /** Every settled payment of the range, oldest first, in bounded batches (the CSV export). */
   exportPayments(range: PaymentRange): AsyncGenerator<PaymentRow[]>;
+  /** The deployment's verifications by day and outcome, and its top wallets and keys, over whole UTC days. */
+  deploymentUsage(range: UsageRange): ReturnType<typeof readDeploymentUsage>;
   /** One wallet with its key counts and live sessions; null when the deployment does not know it. */
   getWallet(address: string): Promise<{
     wallet: OperatorWalletView;
@@ -128,6 +132,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     },
     paymentTotals: (range) => paymentTotals(db, range),
     exportPayments: (range) => settledPaymentBatches(db, range),
+    deploymentUsage: (range) => readDeploymentUsage(db, range),
   };
 }
 

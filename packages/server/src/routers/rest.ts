@@ -23,6 +23,7 @@ import {
   revokeOperatorTokenInput,
 } from "../schemas/operator.js";
 import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
+import { deploymentUsageInput } from "../schemas/operator-usage.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
@@ -47,6 +48,7 @@ import { operatorAuditHttp } from "./operator/audit.js";
 import { operatorKeysHttp } from "./operator/keys.js";
 import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
+import { operatorUsageHttp } from "./operator/usage.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
@@ -144,6 +146,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(operatorPaymentsHttp.list, listPaymentsInput, (caller, input) =>
     caller.operator.payments.list(input),
   ),
+  restRoute(operatorUsageHttp.get, deploymentUsageInput, (caller, input) => caller.operator.usage.get(input)),
   restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
     caller.operator.payments.totals(input),
   ),

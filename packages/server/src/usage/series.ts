@@ -106,7 +106,8 @@ export function zeroCounts(): Counts {
   };
 }
 
-function add(counts: Counts, outcome: UsageOutcome, n: number): void {
+/** Adds `n` verifications of `outcome` to `counts` (and to its requests). */
+export function addOutcome(counts: Counts, outcome: UsageOutcome, n: number): void {
   counts[FIELD[outcome]] += n;
   counts.requests += n;
 }
@@ -135,8 +136,8 @@ export function buildUsageFromSums(input: {
   for (const sum of input.byBucket) {
     const bucket = series[(bucketStart(sum.start.getTime(), range.granularity) - from) / size];
     if (bucket === undefined) continue;
-    add(bucket, sum.outcome, sum.count);
-    add(totals, sum.outcome, sum.count);
+    addOutcome(bucket, sum.outcome, sum.count);
+    addOutcome(totals, sum.outcome, sum.count);
   }
   const keys = new Map<string, { keyId: string; name: string } & Counts>();
   for (const key of input.include ?? [])
@@ -147,7 +148,7 @@ export function buildUsageFromSums(input: {
       key = { keyId: sum.keyId, name: sum.name, ...zeroCounts() };
       keys.set(sum.keyId, key);
     }
-    add(key, sum.outcome, sum.count);
+    addOutcome(key, sum.outcome, sum.count);
   }
   const keyList = [...keys.values()].sort(
     (a, b) => b.requests - a.requests || (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0),

@@ -3,6 +3,7 @@ import { operatorAuditRouter } from "./audit.js";
 import { operatorKeysRouter } from "./keys.js";
 import { operatorPaymentsRouter } from "./payments.js";
 import { operatorTokensRouter } from "./tokens.js";
+import { operatorUsageRouter } from "./usage.js";
 import { operatorWalletsRouter } from "./wallets.js";
 
 /** The operator API (docs/operator.md): tRPC `operator.*`, REST under `/operator/...`. */
@@ -12,4 +13,5 @@ export const operatorRouter = router({
   wallets: operatorWalletsRouter,
   keys: operatorKeysRouter,
   payments: operatorPaymentsRouter,
+  usage: operatorUsageRouter,
 });
