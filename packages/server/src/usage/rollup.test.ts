@@ -64,7 +64,7 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
   });
   afterAll(() => db.close());
 
-  it("adds each flush onto the hourly rows and moves lastUsedAt forward only", async () => {
+  it("adds each flush onto the hourly rows and moves lastUsedAt forward only, on VALID verifications only", async () => {
     const sink = createSqlUsageSink(db.execute);
     const usage = createUsageBuffer({ sink, flushIntervalMs: 60_000 });
     for (let i = 0; i < 3; i++) usage.record("key_a", W, "VALID", T0 + i);
@@ -88,9 +88,10 @@ describe.each(targets)("usage rollup on $name", ({ open }) => {
     const keys = await db.rows(
       `SELECT id, extract(epoch FROM last_used_at) * 1000 AS at FROM api_keys WHERE wallet = '${W}' ORDER BY id`,
     );
-    expect(keys.map((k) => [k.id, Number(k.at)])).toEqual([
+    // key_b was only refused: "last used" is the last VALID verification (docs/api.md).
+    expect(keys.map((k) => [k.id, k.at === null ? null : Number(k.at)])).toEqual([
       ["key_a", T0 + 120_000],
-      ["key_b", T0 + 3_600_000],
+      ["key_b", null],
     ]);
   });
 
