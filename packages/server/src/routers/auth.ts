@@ -16,6 +16,7 @@ import {
   verifyOutput,
 } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
+import { authDescriptions } from "../schemas/descriptions/auth.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 
 /** How far a refused sign-in got with its nonce. */
@@ -98,8 +99,7 @@ export const authRouter = router({
       openApiMeta(authHttp.nonce, {
         tags: ["auth"],
         summary: "Issue a sign-in nonce",
-        description:
-          "Returns a single-use nonce for an EIP-4361 message. It expires after 10 minutes. One client address (an IPv6 /64) gets at most NONCE_RATE_LIMIT nonces (default 10 a minute, in fixed windows); past it 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds, and nothing is stored.",
+        description: authDescriptions.nonce,
       }),
     )
     .input(noInput)
@@ -120,8 +120,7 @@ export const authRouter = router({
       openApiMeta(authHttp.verify, {
         tags: ["auth"],
         summary: "Sign in with a signed EIP-4361 message",
-        description:
-          "Checks the message strictly against the EIP-4361 grammar: every line in the ABNF's order, each field at most once, nothing before, between or after them (no trailing newline), dates in RFC 3339 with any offset. Then: an EIP-55 checksummed address, version 1, the domain (and the optional scheme, http or https) and the URI's host[:port] in SIWE_DOMAINS with an http or https URI, the chain id in SIWE_CHAIN_IDS, issued-at at most 60 s in the future and no older than a nonce lives (10 minutes, plus 60 s), expiration-time and not-before (a refusal so far leaves the nonce usable). Then consumes the nonce atomically (issued, unexpired and unused) before any signature work, so an invented or used nonce costs no RPC call and a wrong signature spends its nonce. Last the signature (an EOA's locally, low-s only; with RPC_URL set, an ERC-1271 contract wallet or an ERC-6492 counterfactual one on the node's chain). Any failure is 401 `UNAUTHORIZED` whose message names the check that failed and what this server accepts there, e.g. `The message's domain localhost is not one this server accepts (localhost:3001)` (none of it is secret; the server logs the check too). Refused sign-ins are counted per client address (an IPv6 /64) under NONCE_RATE_LIMIT's rule (default 10 a minute): past it, a request without a valid unused nonce is 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds; one with a valid unused nonce is always checked. A contract wallet's check while RPC_URL does not answer is 503. The session lasts SESSION_TTL_SECONDS, and ends at the message's expiration time if that comes first.",
+        description: authDescriptions.verify,
       }),
     )
     .input(verifyInput)
@@ -151,8 +150,7 @@ export const authRouter = router({
       openApiMeta(authHttp.session, {
         tags: ["auth"],
         summary: "Describe the current session",
-        description:
-          "The wallet the bearer token signed in, when its session ends, and whether the wallet is an operator of this deployment (`operator`); 401 when the token is missing, unknown, expired or logged out. The dashboard proxy asks this to tell whether a cookie still holds a session.",
+        description: authDescriptions.session,
       }),
     )
     .input(noInput)
@@ -183,8 +181,7 @@ export const authRouter = router({
       openApiMeta(authHttp.sessions, {
         tags: ["auth"],
         summary: "List the wallet's sessions",
-        description:
-          "The live (unexpired, not ended) sessions of the bearer's wallet, newest first: a public `id` (never the token or its hash), when each signed in, was last seen (to within a minute) and ends, the User-Agent and client address of its sign-in, and `current` for the bearer's own.",
+        description: authDescriptions.sessions,
       }),
     )
     .input(noInput)
@@ -196,8 +193,7 @@ export const authRouter = router({
       openApiMeta(authHttp.endSession, {
         tags: ["auth"],
         summary: "End one of the wallet's sessions",
-        description:
-          "Ends the wallet's live session of this id, as a sign-out does (its token gets 401 from the next request, on every instance; `session.ended` is recorded). The bearer's own session may be ended too. An id that is unknown, already ended, or another wallet's is 404.",
+        description: authDescriptions.endSession,
       }),
     )
     .input(endSessionInput)

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { RetryAfter } from "../ratelimit/retry-after.js";
+import { introspectDescription } from "../schemas/descriptions/key-introspection.js";
 import { introspection, introspectKeyInput } from "../schemas/introspection.js";
 import { publicProcedure } from "../trpc.js";
 
@@ -23,8 +24,7 @@ export const introspectKey = publicProcedure
     openApiMeta(introspectHttp, {
       tags: ["keys"],
       summary: "Describe a key to its holder, spending nothing",
-      description:
-        "No session: the key is the credential. Answers the key's `status` (active, revoked or expired: both of the latter answer 200 too), `expiresAt`, `ratelimit` (the binding window, the key's or its wallet's, as the next verification will find it: `remaining` counts that verification too), `credits` (the balance now, a refill due shown but not applied; `purchased` is the part bought by top-ups) and `topUpUrl` (where to buy credits; null while payments are off or the key is not an active metered key). Spends no credits, takes nothing from any rate-limit window, counts no usage, records no event and leaves `lastUsedAt` alone. An unknown, malformed or checksum-failing key is 404, the same answer for each. Each client address (an IPv6 /64) gets at most NONCE_RATE_LIMIT introspections (default 10 a minute, a budget of its own); past it 429 `TOO_MANY_REQUESTS` with `Retry-After` in seconds. 400 when the body is not `{ key }` (a string of at most 256 characters). Answers carry `Cache-Control: no-store`.",
+      description: introspectDescription,
     }),
   )
   .input(introspectKeyInput)

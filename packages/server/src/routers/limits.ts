@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { limitsDescriptions } from "../schemas/descriptions/limits.js";
 import {
   defaultLimitOf,
   MAX_RATE_LIMITS,
@@ -38,8 +39,7 @@ export const limitsRouter = router({
       openApiMeta(limitsHttp.get, {
         tags: ["limits"],
         summary: "A wallet's wallet-wide limits",
-        description:
-          "`rateLimits` are named sliding-window limits shared by all of the wallet's keys, checked with each key's own in one step ([] when none); the deprecated `rateLimit` is the one named `default` (null when none). Another wallet is 403.",
+        description: limitsDescriptions.get,
       }),
     )
     .input(getWalletLimitsInput)
@@ -54,8 +54,7 @@ export const limitsRouter = router({
       openApiMeta(limitsHttp.set, {
         tags: ["limits"],
         summary: "Set or remove a wallet's wallet-wide limits",
-        description:
-          "`{ rateLimits: [{ name, limit, windowSeconds, autoApply }] }` replaces the whole list (at most 10, names unique; [] removes them); the deprecated `{ rateLimit: { limit, windowSeconds } | null }` sets or removes only the limit named `default`, keeping the others. Sending both is 400. A verification checks every applied limit, the key's and the wallet's, before spending any: a refusal by any spends none (docs/verifying-keys.md#named-limits). Changing only `limit` keeps the current windows' counts; a new `windowSeconds` starts afresh. Takes effect from the next verification on this instance and within about 1 second on others. A change records a `limits.updated` event (`{ rateLimits, previousRateLimits, rateLimit, previousRateLimit }`); a PUT of the limits already in force records none. Another wallet is 403.",
+        description: limitsDescriptions.set,
       }),
     )
     .input(setWalletLimitsInput)

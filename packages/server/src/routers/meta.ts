@@ -1,5 +1,6 @@
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { noInput } from "../schemas/common.js";
+import { metaDescription } from "../schemas/descriptions/meta.js";
 import { serverMeta } from "../schemas/meta.js";
 import { publicProcedure } from "../trpc.js";
 
@@ -19,8 +20,7 @@ export const metaProcedure = publicProcedure
     openApiMeta(metaHttp, {
       tags: ["meta"],
       summary: "The server's public setup",
-      description:
-        "No session. `payments`: the top-up token (`network`, `asset`, `decimals`, `creditsPerToken`, and `min` and `max` in whole tokens), or null while payments are off, when top-ups answer 501; `chainIds`: the chains whose sign-in the server accepts. Fixed while the server runs, so answers carry `Cache-Control: public, max-age=300`.",
+      description: metaDescription,
     }),
   )
   .input(noInput)

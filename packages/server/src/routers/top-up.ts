@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { Context } from "../context.js";
 import type { TopUpKeyView } from "../payments/top-up-service.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { topUpDescriptions } from "../schemas/descriptions/top-up.js";
 import { topUpInput, topUpOutput, topUpQuoteInput, topUpQuoteOutput } from "../schemas/top-up.js";
 import { requireSession, settlementProcedure } from "../trpc.js";
 
@@ -82,8 +83,7 @@ export const topUpProcedures = {
       openApiMeta(topUpHttp.topUp, {
         tags: ["keys"],
         summary: "Top up a key's credits with USDC (x402)",
-        description:
-          "Caller: the owner's session (`Authorization: Bearer`), or the key's holder with `X-API-Key: <secret>` and no session (401). Then: no such key 404, payments off 501, a key without credits, revoked or expired 409, `amount` not a decimal within PAYMENTS_MIN..PAYMENTS_MAX with at most the token's decimals 400. Without `PAYMENT-SIGNATURE`: 402 `PAYMENT_REQUIRED` with the x402 v2 `PAYMENT-REQUIRED` header (base64 JSON). With one that pays exactly that requirement (scheme, network, asset, amount, payTo, maxTimeoutSeconds): verified, recorded, settled, confirmed (PAYMENTS_CONFIRMATIONS), then `amount x PAYMENTS_CREDITS_PER_TOKEN` credits are added, `key.topped_up` recorded, and 200 answers with `PAYMENT-RESPONSE`. A mismatched, refused, reverted or expired payment is 402 with the reason and credits nothing; an unreachable facilitator or chain is 503. The same payment again answers the first result and adds nothing. Not bound by the 5 s request deadline: waits up to 60 s.",
+        description: topUpDescriptions.topUp,
       }),
     )
     .input(topUpInput)

@@ -1,10 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { usageDescriptions } from "../schemas/descriptions/usage.js";
 import { type UsageInput, usage, usageInput } from "../schemas/usage.js";
 import { router, sessionProcedure } from "../trpc.js";
 import { batchUsageCells, isUsageBatch, MAX_BATCH_USAGE_CELLS } from "../usage/batch-cost.js";
-import { DEFAULT_RANGE_MS, MAX_BUCKETS, MAX_RANGE_DAYS, resolveUsageRange } from "../usage/series.js";
+import { DEFAULT_RANGE_MS, resolveUsageRange } from "../usage/series.js";
 
 /** How each procedure is served as REST (see routers/rest.ts). */
 export const usageHttp = {
@@ -24,7 +25,7 @@ export const usageRouter = router({
       openApiMeta(usageHttp.get, {
         tags: ["usage"],
         summary: "Usage statistics of a wallet's keys",
-        description: `Counts every verification of the wallet's keys by outcome: totals, one row per key with usage (plus \`keyId\` when filtered) and a zero-filled series with one entry per bucket. \`from\` is inclusive, \`to\` exclusive (default: the last 30 days); both are widened to whole UTC buckets of \`granularity\` (hour or day, default day) and the answer carries the widened range. At most ${MAX_RANGE_DAYS} days and ${MAX_BUCKETS} buckets, else 400; over tRPC, the usage queries of one batch may ask for at most ${MAX_BATCH_USAGE_CELLS} buckets × keys together (an unfiltered query counts every key of the wallet), else each is 400. Another wallet is 403; a \`keyId\` that is not this wallet's is 404. Counts are written from an in-memory buffer every USAGE_FLUSH_INTERVAL_MS (default 1 s), so the latest second may not show yet.`,
+        description: usageDescriptions.get,
       }),
     )
     .input(usageInput)

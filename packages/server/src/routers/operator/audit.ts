@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
+import { operatorAuditDescriptions } from "../../schemas/descriptions/operator-audit.js";
 import { listOperatorEventsInput, listOperatorEventsOutput } from "../../schemas/operator.js";
 import { operatorProcedure, router } from "../../trpc.js";
 
@@ -22,8 +23,7 @@ export const operatorAuditRouter = router({
       openApiMeta(operatorAuditHttp.list, {
         tags: ["operator"],
         summary: "List the operator audit trail",
-        description:
-          "Every operator action, newest first: who acted (`actor`: an operator wallet, a token by id and name, or the command line), on which wallet and key, the reason given and what changed (never a secret). Each is recorded in the same transaction as its change. `wallet` keeps the actions taken on one wallet. Paginated: `limit` 1-100 (default 50), `nextCursor` back as `cursor`. Kept EVENTS_RETENTION_DAYS, like the wallets' trails. Scope `wallets:read`.",
+        description: operatorAuditDescriptions.list,
       }),
     )
     .input(listOperatorEventsInput)

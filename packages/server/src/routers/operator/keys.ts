@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
 import { createKeyOutput, revokeKeyOutput } from "../../schemas/api-key.js";
+import { operatorKeysDescriptions } from "../../schemas/descriptions/operator-keys.js";
 import { issueKeyInput, revokeAnyKeyInput } from "../../schemas/operator.js";
 import { operatorProcedure, router } from "../../trpc.js";
 import { createKeyFor } from "../key-create.js";
@@ -53,8 +54,7 @@ export const operatorKeysRouter = router({
       openApiMeta(operatorKeysHttp.issue, {
         tags: ["operator"],
         summary: "Issue a key to a wallet",
-        description:
-          "Creates a key for the wallet in the path with the owner's create body (`POST /api-keys`), plus an optional `reason`: how an operator who sells by other means (a card checkout, a partnership) hands a wallet its key. The secret is in the answer once (201). The key is the wallet's like any other (it lists, rolls, updates and revokes it) and reads `issuedBy: { operator: true }`; the wallet's trail and webhooks get `key.created` with `actor: \"operator\"`, the operator trail `key.issued`. The wallet's active-key cap applies (409). Scope `keys:issue`.",
+        description: operatorKeysDescriptions.issue,
       }),
     )
     .input(issueKeyInput)

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { paymentRangeOf } from "../../operator/payment-range.js";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
+import { operatorPaymentsDescriptions } from "../../schemas/descriptions/operator-payments.js";
 import {
   listPaymentsInput,
   listPaymentsOutput,
@@ -36,8 +37,7 @@ export const operatorPaymentsRouter = router({
       openApiMeta(operatorPaymentsHttp.list, {
         tags: ["operator"],
         summary: "List settled payments",
-        description:
-          "Every payment settled (or settled and credited) in the range, newest first: wallet, key, payer, amount (whole tokens and base units), asset, network, credits and transaction. `from` inclusive (default 30 days before `to`), `to` exclusive (default now), at most 366 days; `wallet` keeps one wallet's. Paginated: `limit` 1-100 (default 50), `nextCursor` back as `cursor` with the same filters. The same rows as a CSV file: `GET /operator/payments.csv`. Scope `payments:read`.",
+        description: operatorPaymentsDescriptions.list,
       }),
     )
     .input(listPaymentsInput)
@@ -59,8 +59,7 @@ export const operatorPaymentsRouter = router({
       openApiMeta(operatorPaymentsHttp.totals, {
         tags: ["operator"],
         summary: "Revenue totals",
-        description:
-          "Settled payments in the range summed per (network, asset): over the whole range and per UTC day (days without payments are left out). Amounts are exact decimal strings in the token's base units. Range as the list's. Scope `payments:read`.",
+        description: operatorPaymentsDescriptions.totals,
       }),
     )
     .input(paymentTotalsInput)

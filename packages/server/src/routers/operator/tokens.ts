@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { OperatorTokenCapReached } from "../../operator/token-store.js";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
+import { operatorTokensDescriptions } from "../../schemas/descriptions/operator-tokens.js";
 import {
   createOperatorTokenInput,
   createOperatorTokenOutput,
@@ -47,7 +48,7 @@ export const operatorTokensRouter = router({
       openApiMeta(operatorTokensHttp.create, {
         tags: ["operator"],
         summary: "Create an operator token",
-        description: `A token for the operator's own scripts and backends, sent as \`Authorization: Bearer <KEY_PREFIX>o_...\` to the operator API only (anywhere else it is 401). \`secret\` is shown once and stored only as its SHA-256. \`scopes\` decide what it may do; an unknown scope is 400. At most ${MAX_ACTIVE_OPERATOR_TOKENS} live tokens (409 past it). Only an operator session creates tokens: a token is 403. Recorded in the operator audit trail as \`token.created\`.`,
+        description: operatorTokensDescriptions.create,
       }),
     )
     .input(createOperatorTokenInput)
@@ -69,8 +70,7 @@ export const operatorTokensRouter = router({
       openApiMeta(operatorTokensHttp.list, {
         tags: ["operator"],
         summary: "List operator tokens",
-        description:
-          "Every operator token, newest first, live or not (`status`), with its scopes, who created it, its expiry and last use (to within a minute); never a secret or hash. Paginated: `limit` 1-100 (default 50), `nextCursor` back as `cursor`.",
+        description: operatorTokensDescriptions.list,
       }),
     )
     .input(listOperatorTokensInput)

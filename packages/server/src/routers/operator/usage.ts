@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
+import { operatorUsageDescriptions } from "../../schemas/descriptions/operator-usage.js";
 import { deploymentUsageInput, deploymentUsageOutput } from "../../schemas/operator-usage.js";
 import { operatorProcedure, router } from "../../trpc.js";
 import { DEFAULT_RANGE_MS, resolveUsageRange } from "../../usage/series.js";
@@ -23,8 +24,7 @@ export const operatorUsageRouter = router({
       openApiMeta(operatorUsageHttp.get, {
         tags: ["operator"],
         summary: "Usage across the deployment",
-        description:
-          "Every wallet's verifications by UTC day and outcome over the range (zero-filled), the totals, and the 10 wallets and 10 keys with the most verifications, most first, each with its counts by outcome. `from` inclusive (default 30 days before `to`), `to` exclusive (default now), widened to whole UTC days, at most 366 days. Read from the daily rollups, written every USAGE_FLUSH_INTERVAL_MS. Scope `usage:read`.",
+        description: operatorUsageDescriptions.get,
       }),
     )
     .input(deploymentUsageInput)

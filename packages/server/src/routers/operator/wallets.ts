@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { decodeEventCursor } from "../../events/cursor.js";
 import { type HttpPolicy, openApiMeta } from "../../procedure-meta.js";
 import { listKeysInput, listKeysOutput } from "../../schemas/api-key.js";
+import { operatorWalletsDescriptions } from "../../schemas/descriptions/operator-wallets.js";
 import { listEventsInput, listEventsOutput } from "../../schemas/key-event.js";
 import {
   getWalletInput,
@@ -67,8 +68,7 @@ export const operatorWalletsRouter = router({
       openApiMeta(operatorWalletsHttp.list, {
         tags: ["operator"],
         summary: "List wallets",
-        description:
-          "Every wallet that has signed in or held a key, most recently active first (`sort=activeKeys`: most active keys first), ties by address. `q` keeps the addresses that start with it (any case, `0x` optional). Paginated: `limit` 1-100 (default 50), `nextCursor` back as `cursor` with the same sort. Scope `wallets:read`.",
+        description: operatorWalletsDescriptions.list,
       }),
     )
     .input(listWalletsInput)
@@ -89,8 +89,7 @@ export const operatorWalletsRouter = router({
       openApiMeta(operatorWalletsHttp.get, {
         tags: ["operator"],
         summary: "Get one wallet",
-        description:
-          "The wallet as the list shows it, with how many keys it holds (all and active) and its live sessions. A wallet the deployment has never seen is 404. Its keys, trail and usage are the `keys`, `events` and `usage` routes below. Scope `wallets:read`.",
+        description: operatorWalletsDescriptions.get,
       }),
     )
     .input(getWalletInput)
@@ -119,8 +118,7 @@ export const operatorWalletsRouter = router({
       openApiMeta(operatorWalletsHttp.events, {
         tags: ["operator"],
         summary: "List a wallet's audit trail",
-        description:
-          "The wallet's own trail as its owner reads it (`GET /api-keys/{wallet}/events`): key changes, sign-ins and sign-outs, newest first. The operator's actions on the wallet are in `GET /operator/events?wallet=`. Scope `wallets:read`.",
+        description: operatorWalletsDescriptions.events,
       }),
     )
     .input(listEventsInput)

@@ -1,0 +1,4 @@
+/** The OpenAPI descriptions of routers/events.ts's operations, by procedure (docs/api.md says the same for people). */
+export const eventsDescriptions = {
+  list: "Every key creation, update, roll and revocation, and every sign-in and sign-out of the wallet, newest first, paginated like the key list (`limit` 1-100, default 50; pass `nextCursor` back as `cursor`, with the same filters). `keyId` keeps one key's events, `action` one action's (both may be given). Each event is recorded in the same transaction as its change, so a change never lacks its event and a refused or failed change leaves none. `changes` holds the changed fields' new public values: never a secret, hash, session token, SIWE message or signature. Revoking a key that is already revoked records nothing. Another wallet's events are 403.",
+} as const;

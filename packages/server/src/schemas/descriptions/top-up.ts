@@ -1,0 +1,5 @@
+/** The OpenAPI descriptions of routers/top-up.ts's operations, by procedure (docs/api.md says the same for people). */
+export const topUpDescriptions = {
+  topUp:
+    "Caller: the owner's session (`Authorization: Bearer`), or the key's holder with `X-API-Key: <secret>` and no session (401). Then: no such key 404, payments off 501, a key without credits, revoked or expired 409, `amount` not a decimal within PAYMENTS_MIN..PAYMENTS_MAX with at most the token's decimals 400. Without `PAYMENT-SIGNATURE`: 402 `PAYMENT_REQUIRED` with the x402 v2 `PAYMENT-REQUIRED` header (base64 JSON). With one that pays exactly that requirement (scheme, network, asset, amount, payTo, maxTimeoutSeconds): verified, recorded, settled, confirmed (PAYMENTS_CONFIRMATIONS), then `amount x PAYMENTS_CREDITS_PER_TOKEN` credits are added, `key.topped_up` recorded, and 200 answers with `PAYMENT-RESPONSE`. A mismatched, refused, reverted or expired payment is 402 with the reason and credits nothing; an unreachable facilitator or chain is 503. The same payment again answers the first result and adds nothing. Not bound by the 5 s request deadline: waits up to 60 s.",
+} as const;
