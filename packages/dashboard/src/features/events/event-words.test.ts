@@ -241,3 +241,44 @@ describe("a webhook endpoint's events", () => {
     ]);
   });
 });
+
+describe("named rate limits in an event", () => {
+  const keyEvent = (changes: Record<string, unknown>): KeyEvent => ({
+    id: "9",
+    keyId: "key_aaaaaaaaaaaaaaaa1",
+    action: "key.updated",
+    at: new Date("2030-01-01T00:00:00Z"),
+    changes,
+  });
+
+  it("shows only the rate limit line while the key has no limit but the default one", () => {
+    const lines = describeChanges(
+      keyEvent({
+        rateLimit: { limit: 10, windowSeconds: 60 },
+        rateLimits: [{ name: "default", limit: 10, windowSeconds: 60, autoApply: true }],
+      }),
+      new Map(),
+    );
+    expect(lines).toEqual([{ label: "Rate limit", value: "10 / 60 s" }]);
+    expect(describeChanges(keyEvent({ rateLimit: null, rateLimits: [] }), new Map())).toEqual([
+      { label: "Rate limit", value: "none" },
+    ]);
+  });
+
+  it("names every limit, and those applied only when a request asks, once there are others", () => {
+    const lines = describeChanges(
+      keyEvent({
+        rateLimit: { limit: 10, windowSeconds: 60 },
+        rateLimits: [
+          { name: "default", limit: 10, windowSeconds: 60, autoApply: true },
+          { name: "tokens", limit: 200_000, windowSeconds: 60, autoApply: false },
+        ],
+      }),
+      new Map(),
+    );
+    expect(lines).toEqual([
+      { label: "Rate limit", value: "10 / 60 s" },
+      { label: "Rate limits", value: "default 10 / 60 s, tokens 200,000 / 60 s (when asked)" },
+    ]);
+  });
+});

@@ -62,6 +62,29 @@ const credits = z
   })
   .nullable();
 const stringList = z.array(z.string());
+const namedLimits = z.array(
+  z.object({ name: z.string(), limit: z.number(), windowSeconds: z.number(), autoApply: z.boolean() }),
+);
+
+/**
+ * Whether an event's `rateLimits` says nothing its `rateLimit` line does not: no limits, or only the one
+ * named `default` applied to every verification (what `rateLimit` always meant).
+ */
+function onlyTheDefaultLimit(value: unknown): boolean {
+  const parsed = namedLimits.safeParse(value);
+  if (!parsed.success) return false;
+  const [first, ...rest] = parsed.data;
+  return first === undefined || (rest.length === 0 && first.name === "default" && first.autoApply);
+}
+
+/** Named limits in words: "default 100 / 60 s, tokens 200,000 / 60 s (when asked)". */
+function describeNamedLimits(value: unknown): string | null {
+  const parsed = namedLimits.safeParse(value);
+  if (!parsed.success) return null;
+  return parsed.data
+    .map((limit) => `${limit.name} ${formatRateLimit(limit)}${limit.autoApply ? "" : " (when asked)"}`)
+    .join(", ");
+}
 
 // Each kind of event has its own words for its fields: a webhook endpoint's `url` is where it receives
 // events, a leaked key's where it was found. Their order is the dialogs' order.
@@ -69,6 +92,7 @@ const KEY_LABELS: Record<string, string> = {
   name: "Name",
   expiresAt: "Expiry",
   rateLimit: "Rate limit",
+  rateLimits: "Rate limits",
   permissions: "Permissions",
   credits: "Credits",
   meta: "Metadata",
@@ -122,7 +146,9 @@ export function describeChanges(
   const order = Object.keys(labels);
   const rank = (field: string) => (order.indexOf(field) === -1 ? order.length : order.indexOf(field));
   // The stored JSON keeps no field order (PostgreSQL's jsonb sorts keys): show them in the dialogs' order.
-  const entries = Object.entries(event.changes).sort(([a], [b]) => rank(a) - rank(b));
+  const entries = Object.entries(event.changes)
+    .filter(([field, value]) => field !== "rateLimits" || !onlyTheDefaultLimit(value))
+    .sort(([a], [b]) => rank(a) - rank(b));
   return entries.map(([field, value]) => {
     const label =
       field === "expiresAt" && event.action === "session.created"
@@ -226,6 +252,11 @@ function describeValue(field: string, value: unknown, keyNames: ReadonlyMap<stri
     case "rateLimit": {
       const parsed = rateLimit.safeParse(value);
       if (parsed.success) return formatRateLimit(parsed.data);
+      break;
+    }
+    case "rateLimits": {
+      const words = describeNamedLimits(value);
+      if (words !== null) return words;
       break;
     }
     case "credits": {
