@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const url = publicUrl(env.HOST, port);
   logger.info(
     { port, database: app.services.database.kind, url },
-    `keyport server listening on ${url} (API docs: ${url}/docs)`,
+    // The docs' path stands alone: every URL in a log line is cut to scheme and host (docs/security.md).
+    `keyport server listening on ${url} (API docs at /docs)`,
   );
   if (env.OPERATOR_WALLETS.length === 0)
     logger.info("no operator wallet: set OPERATOR_WALLETS=0x... to name one (docs/operator.md)");

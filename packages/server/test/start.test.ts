@@ -34,7 +34,7 @@ async function startServer(dataDir: string): Promise<Started> {
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /keyport server listening on (http:\/\/localhost:\d+) \(API docs: \1\/docs\)/.exec(
+      const match = /keyport server listening on (http:\/\/localhost:\d+) \(API docs at \/docs\)/.exec(
         output,
       );
       if (match?.[1]) resolve(match[1]);
