@@ -1,5 +1,5 @@
+import type { z } from "zod";
 import type { Db } from "../db/database.js";
-import type { PaymentRow } from "../db/schema/index.js";
 import { decodeEventCursor } from "../events/cursor.js";
 import type {
   OperatorActor,
@@ -7,7 +7,8 @@ import type {
   OperatorScope,
   OperatorTokenView,
 } from "../schemas/operator.js";
-import type { OperatorPaymentView } from "../schemas/operator-payments.js";
+import type { OperatorPaymentView, paymentTotalsOutput } from "../schemas/operator-payments.js";
+import type { deploymentUsageOutput } from "../schemas/operator-usage.js";
 import type { OperatorWalletView, WalletSort } from "../schemas/operator-wallets.js";
 import type { UsageRange } from "../usage/series.js";
 import { listOperatorEvents } from "./audit.js";
@@ -70,11 +71,11 @@ export interface OperatorService {
     cursor?: string | undefined;
   }): Promise<{ payments: OperatorPaymentView[]; nextCursor: string | null } | null>;
   /** Settled payments summed per (network, asset), over the range and per UTC day. */
-  paymentTotals(range: PaymentRange): ReturnType<typeof paymentTotals>;
+  paymentTotals(range: PaymentRange): Promise<z.infer<typeof paymentTotalsOutput>>;
   /** Every settled payment of the range, oldest first, in bounded batches (the CSV export). */
-  exportPayments(range: PaymentRange): AsyncGenerator<PaymentRow[]>;
+  exportPayments(range: PaymentRange): AsyncGenerator<OperatorPaymentView[]>;
   /** The deployment's verifications by day and outcome, and its top wallets and keys, over whole UTC days. */
-  deploymentUsage(range: UsageRange): ReturnType<typeof readDeploymentUsage>;
+  deploymentUsage(range: UsageRange): Promise<z.infer<typeof deploymentUsageOutput>>;
   /** One wallet with its key counts and live sessions; null when the deployment does not know it. */
   getWallet(address: string): Promise<{
     wallet: OperatorWalletView;

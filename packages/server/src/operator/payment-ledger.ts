@@ -108,7 +108,10 @@ function afterCursor(cursor: PaymentCursor | null): SQL | undefined {
 }
 
 /** Every settled payment in `range`, oldest first, read in keyset batches of {@link EXPORT_BATCH}. */
-export async function* settledPaymentBatches(db: Db, range: PaymentRange): AsyncGenerator<PaymentRow[]> {
+export async function* settledPaymentBatches(
+  db: Db,
+  range: PaymentRange,
+): AsyncGenerator<OperatorPaymentView[]> {
   let after: PaymentCursor | null = null;
   for (;;) {
     const rows: PaymentRow[] = await db
@@ -117,7 +120,7 @@ export async function* settledPaymentBatches(db: Db, range: PaymentRange): Async
       .where(and(inRange(range), afterCursor(after)))
       .orderBy(asc(settledAt), asc(payments.id))
       .limit(EXPORT_BATCH);
-    if (rows.length > 0) yield rows;
+    if (rows.length > 0) yield rows.map(paymentView);
     const last = rows.at(-1);
     if (rows.length < EXPORT_BATCH || last === undefined) return;
     after = { at: last.updatedAt, id: last.id };

@@ -1,4 +1,4 @@
-import type { PaymentRow } from "../db/schema/index.js";
+import type { OperatorPaymentView } from "../schemas/operator-payments.js";
 
 /** The export's columns (docs/operator.md#payments), in order. */
 export const PAYMENT_CSV_COLUMNS = [
@@ -32,10 +32,10 @@ export function csvCell(value: string | number | null): string {
 export const PAYMENT_CSV_HEADER = `${PAYMENT_CSV_COLUMNS.join(",")}\r\n`;
 
 /** One payment's line. */
-export function paymentCsvLine(row: PaymentRow): string {
+export function paymentCsvLine(row: OperatorPaymentView): string {
   const cells: Record<(typeof PAYMENT_CSV_COLUMNS)[number], string | number | null> = {
-    settled_at: row.updatedAt.toISOString(),
-    kind: "top_up",
+    settled_at: row.settledAt.toISOString(),
+    kind: row.kind,
     wallet: row.wallet,
     key_id: row.keyId,
     payer: row.payer,
