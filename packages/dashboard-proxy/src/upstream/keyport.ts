@@ -148,16 +148,22 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
     logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
     meta: (requestId) => call("GET", "/meta", serverMetaSchema, requestId),
     async forward(request) {
+      // A timer of our own, not AbortSignal.timeout(): AbortSignal.any() holds its sources weakly, so a
+      // timeout signal nothing else holds can be collected before it fires, and the forward then waits for
+      // ever (test/reliability/long-forward.test.ts). The timer holds its controller until it fires; it
+      // still bounds the body's streaming, as before, and is unref'd so it never holds the process open.
+      const timeout = new AbortController();
+      setTimeout(
+        () => timeout.abort(new DOMException("The forward timed out", "TimeoutError")),
+        request.timeoutMs ?? options.timeoutMs,
+      ).unref();
       try {
         const response = await fetch(`${options.baseUrl}${request.pathAndQuery}`, {
           method: request.method,
           headers: request.headers,
           body: request.body,
           redirect: "manual",
-          signal: AbortSignal.any([
-            request.signal,
-            AbortSignal.timeout(request.timeoutMs ?? options.timeoutMs),
-          ]),
+          signal: AbortSignal.any([request.signal, timeout.signal]),
         });
         return { ok: true, value: response };
       } catch (error) {
