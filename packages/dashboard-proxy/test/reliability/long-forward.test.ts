@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveApp } from "../../src/http/serve.js";
 import { createApp, parseEnv } from "../../src/index.js";
+import { FORWARD_TIMEOUT_MS as FORWARD_TIMEOUTS } from "../../src/trpc/allow-list.js";
 import { type KeyportStandIn, startKeyportStandIn } from "../support/keyport-stand-in.js";
 
 // A forward that waits long (a top-up settling: up to 70 s) must end at its own timeout with a 504,
@@ -51,5 +52,24 @@ it("answers 504 at the forward's timeout while garbage is collected during the w
     expect(made).toBeGreaterThan(0);
   } finally {
     clearInterval(churn);
+  }
+}, 60_000);
+
+it("tells a top-up that ran out of time that the payment may still be credited, and where to look", async () => {
+  // The top-up's real budget is 70 s (node-edge top-up-budget.ts); this run shortens it, then puts it back.
+  const budget = FORWARD_TIMEOUTS["keys.topUp"];
+  Reflect.set(FORWARD_TIMEOUTS, "keys.topUp", 2_000);
+  try {
+    const response = await fetch(`${url}/trpc/keys.topUp`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status).toBe(504);
+    const body = (await response.json()) as { code: string; message: string };
+    expect(body.code).toBe("GATEWAY_TIMEOUT");
+    expect(body.message).toMatch(/may still be credited: look at the key's credits/);
+  } finally {
+    Reflect.set(FORWARD_TIMEOUTS, "keys.topUp", budget);
   }
 }, 60_000);
