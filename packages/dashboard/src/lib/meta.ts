@@ -1,3 +1,4 @@
+import { serverMeta } from "@keyport/server/schemas";
 import { useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { fetchJson } from "./http";
@@ -15,17 +16,7 @@ const metaSchema = z.object({
    * The server's top-up token, null while its payments are off (Top up is hidden then); absent when
    * the proxy could not ask the server, or is older: Top up stays and the server's answer speaks.
    */
-  payments: z
-    .object({
-      network: z.string(),
-      asset: z.string(),
-      decimals: z.number().int(),
-      creditsPerToken: z.number().int(),
-      min: z.string(),
-      max: z.string(),
-    })
-    .nullable()
-    .optional(),
+  payments: serverMeta.shape.payments.optional(),
 });
 
 /**

@@ -104,6 +104,8 @@ export {
   type RecentVerification,
   recentVerification,
 } from "./key-verifications.js";
+// GET /meta: what a client may know about the server before signing in.
+export { type ServerMeta, serverMeta } from "./meta.js";
 // Rate limits.
 export {
   DEFAULT_LIMIT_NAME,
