@@ -19,6 +19,7 @@ import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
 import type { KeyVerifier } from "./verify/verify.js";
+import type { WalletSuspensions } from "./wallets/suspension.js";
 import type { WebhookService } from "./webhooks/webhook-service.js";
 
 /**
@@ -48,6 +49,8 @@ export interface ProcedureServices {
   webhooks: WebhookService;
   /** The operator API's tokens, audit and roles (docs/operator.md). */
   operators: OperatorService;
+  /** Wallets the operator suspended (docs/operator.md#suspension). */
+  suspensions: WalletSuspensions;
   /** The server's public setup, `GET /meta`. */
   meta: ServerMeta;
 }

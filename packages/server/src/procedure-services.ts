@@ -28,6 +28,7 @@ import type { TopUpService } from "./payments/top-up-service.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
+import { createWalletSuspensions } from "./wallets/suspension.js";
 import type { LookupAddresses } from "./webhooks/target.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 
@@ -116,6 +117,11 @@ export function createProcedureServices(
       operatorWallets: env.OPERATOR_WALLETS,
       onBackgroundError: (error) =>
         logger.warn({ err: errorSummary(error) }, "operator token last use not recorded"),
+    }),
+    suspensions: createWalletSuspensions({
+      db,
+      changes: createKeyChanges(verification.cache),
+      memo: sessionMemoFor(database),
     }),
     meta: serverMetaOf(env),
   };

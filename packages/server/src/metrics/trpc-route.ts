@@ -43,6 +43,8 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.keys": true,
   "operator.wallets.events": true,
   "operator.wallets.usage": true,
+  "operator.wallets.suspend": true,
+  "operator.wallets.unsuspend": true,
   "operator.keys.revoke": true,
   "operator.keys.issue": true,
   "operator.payments.list": true,

@@ -26,6 +26,7 @@ import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
 import { keyVerifications } from "./key-verifications.js";
 import { topUpProcedures } from "./top-up.js";
+import { KEY_WRITES_SUSPENDED, refuseWhenSuspended } from "./wallet-suspended.js";
 
 const NOT_FOUND = "No such key";
 
@@ -56,7 +57,7 @@ export const keysHttp = {
     method: "PATCH",
     path: "/api-keys/{id}",
     successStatus: 200,
-    errors: [401, 404, 409, 413, 415],
+    errors: [401, 403, 404, 409, 413, 415],
     security: "session",
   },
   revoke: {
@@ -70,7 +71,7 @@ export const keysHttp = {
     method: "POST",
     path: "/api-keys/{id}/roll",
     successStatus: 201,
-    errors: [401, 404, 409, 413, 415],
+    errors: [401, 403, 404, 409, 413, 415],
     security: "session",
   },
   verify: {
@@ -111,6 +112,7 @@ export const keysRouter = router({
           message: "A session can only create keys for its own wallet",
         });
       }
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       return createKeyFor(ctx, ctx.wallet, input);
     }),
 
@@ -163,6 +165,7 @@ export const keysRouter = router({
       if (patch.expiresAt != null && patch.expiresAt <= now) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const updated = await ctx.keys.update({ id, wallet: ctx.wallet, patch, now });
       if (!updated.ok && updated.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
@@ -216,6 +219,7 @@ export const keysRouter = router({
     .input(rollKeyInput)
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const rolled = await ctx.keys.roll({
         id: input.id,
         wallet: ctx.wallet,

@@ -21,6 +21,8 @@ import {
   listOperatorTokensInput,
   revokeAnyKeyInput,
   revokeOperatorTokenInput,
+  suspendWalletInput,
+  unsuspendWalletInput,
 } from "../schemas/operator.js";
 import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { deploymentUsageInput } from "../schemas/operator-usage.js";
@@ -49,6 +51,7 @@ import { operatorKeysHttp } from "./operator/keys.js";
 import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorUsageHttp } from "./operator/usage.js";
+import { walletSuspensionHttp } from "./operator/wallet-suspension.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
@@ -139,6 +142,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
     caller.operator.wallets.events(input),
   ),
   restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
+  restRoute(walletSuspensionHttp.suspend, suspendWalletInput, (caller, input) =>
+    caller.operator.wallets.suspend(input),
+  ),
+  restRoute(walletSuspensionHttp.unsuspend, unsuspendWalletInput, (caller, input) =>
+    caller.operator.wallets.unsuspend(input),
+  ),
   restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
     caller.operator.keys.revoke(input),
   ),
