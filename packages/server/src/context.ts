@@ -14,6 +14,7 @@ import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { OperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
+import type { LimitStore } from "./ratelimit/limit-store.js";
 import type { ServerMeta } from "./schemas/meta.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
@@ -40,6 +41,8 @@ export interface ProcedureServices {
   leaks: LeakService;
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
+  /** Verification's sliding-window counters, which keys.rateLimitUse reads without spending. */
+  limitWindows: LimitStore;
   topUps: TopUpService;
   /**
    * The server's URL as its users reach it (PUBLIC_URL, else where it listens; http/public-url.ts),

@@ -103,6 +103,7 @@ export function createProcedureServices(
       metrics: leakMetrics,
     }),
     verifier: verification.verifier,
+    limitWindows: verification.limits,
     topUps,
     publicUrl: () => baseUrl() ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     webhooks: createWebhookService({

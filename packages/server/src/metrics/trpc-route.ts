@@ -22,6 +22,7 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "keys.topUpQuote": true,
   "keys.reportLeak": true,
   "keys.verifications": true,
+  "keys.rateLimitUse": true,
   "usage.get": true,
   "events.list": true,
   "limits.get": true,

@@ -24,6 +24,7 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
+import { keyRateLimitUse } from "./key-rate-limit-use.js";
 import { keyVerifications } from "./key-verifications.js";
 import { topUpProcedures } from "./top-up.js";
 import { KEY_WRITES_SUSPENDED, refuseWhenSuspended } from "./wallet-suspended.js";
@@ -258,6 +259,7 @@ export const keysRouter = router({
 
   introspect: introspectKey,
   verifications: keyVerifications,
+  rateLimitUse: keyRateLimitUse,
   ...topUpProcedures,
   reportLeak: publicProcedure
     .meta(

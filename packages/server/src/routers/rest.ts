@@ -13,6 +13,7 @@ import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { keyRateLimitUseInput } from "../schemas/key-rate-limit-use.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
@@ -42,6 +43,7 @@ import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { introspectHttp } from "./key-introspection.js";
+import { keyRateLimitUseHttp } from "./key-rate-limit-use.js";
 import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
@@ -104,6 +106,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
   restRoute(keyVerificationsHttp, keyVerificationsInput, (caller, input) => caller.keys.verifications(input)),
+  restRoute(keyRateLimitUseHttp, keyRateLimitUseInput, (caller, input) => caller.keys.rateLimitUse(input)),
   restRoute(keysHttp.reportLeak, reportLeakInput, (caller, input) => caller.keys.reportLeak(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),

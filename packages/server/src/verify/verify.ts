@@ -153,16 +153,21 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     // Past its deadline the caller has been answered 503: this verification must not count.
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
-    usage.record(record.id, record.wallet, code, atMs, ask);
-    if (code === "VALID" && limits.applied.length === 0 && balance === null) return plainValid(record);
+    if (code === "VALID" && limits.applied.length === 0 && balance === null) {
+      usage.record(record.id, record.wallet, code, atMs, ask);
+      return plainValid(record);
+    }
     const ratelimits = limitsView(limits, atMs);
+    const ratelimit = binding(ratelimits, limits, atMs);
+    // A refusal by a limit is listed with that limit's name (recent verifications).
+    usage.record(record.id, record.wallet, code, atMs, ask, code === "RATE_LIMITED" ? ratelimit : null);
     return {
       valid: code === "VALID",
       code,
       keyId: record.id,
       wallet: record.wallet,
       expiresAt: record.expiresAt,
-      ratelimit: binding(ratelimits, limits, atMs),
+      ratelimit,
       ratelimits,
       permissions: record.permissions,
       credits:
