@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, lt, or, type SQL, sql, sum
 import { z } from "zod";
 import type { Db } from "../db/database.js";
 import { type PaymentRow, payments } from "../db/schema/index.js";
-import type { OperatorPaymentView } from "../schemas/operator-payments.js";
+import type { OperatorPaymentView, PaymentKind } from "../schemas/operator-payments.js";
 
 /** "Settled" in the operator API: settled on chain, or settled and credited (docs/operator.md#payments). */
 const SETTLED = inArray(payments.status, ["settled", "credited"]);
@@ -10,9 +10,11 @@ const SETTLED = inArray(payments.status, ["settled", "credited"]);
 /** A settled payment's time: its last change, which for settled and credited payments is the settlement. */
 const settledAt = payments.updatedAt;
 
+/** The settled payments a read covers: settled in [from, to), of one kind when `kind` is set. */
 export interface PaymentRange {
   from: Date;
   to: Date;
+  kind?: PaymentKind | undefined;
 }
 
 /** Where a page ended, newest first: the last payment's time and id. */
@@ -22,7 +24,12 @@ export interface PaymentCursor {
 }
 
 function inRange(range: PaymentRange): SQL | undefined {
-  return and(SETTLED, gte(settledAt, range.from), lt(settledAt, range.to));
+  return and(
+    SETTLED,
+    gte(settledAt, range.from),
+    lt(settledAt, range.to),
+    range.kind === undefined ? undefined : eq(payments.kind, range.kind),
+  );
 }
 
 export function paymentView(row: PaymentRow): OperatorPaymentView {
@@ -30,7 +37,7 @@ export function paymentView(row: PaymentRow): OperatorPaymentView {
     id: String(row.id),
     settledAt: row.updatedAt,
     status: row.status === "credited" ? "credited" : "settled",
-    kind: "top_up",
+    kind: row.kind,
     wallet: row.wallet,
     keyId: row.keyId,
     payer: row.payer,
@@ -39,6 +46,8 @@ export function paymentView(row: PaymentRow): OperatorPaymentView {
     asset: row.asset,
     network: row.network,
     credits: row.credits,
+    planId: row.planId,
+    days: row.days,
     transaction: row.transaction,
   };
 }
