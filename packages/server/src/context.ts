@@ -14,6 +14,7 @@ import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { OperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
+import type { PlanStore } from "./plans/plan-store.js";
 import type { ServerMeta } from "./schemas/meta.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
@@ -50,6 +51,8 @@ export interface ProcedureServices {
   operators: OperatorService;
   /** The server's public setup, `GET /meta`. */
   meta: ServerMeta;
+  /** The operator's plans and each wallet's (docs/plans.md). */
+  plans: PlanStore;
 }
 
 /** Long-lived things a request needs, built once by `createApp`. */

@@ -19,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "credits.topped_up",
   "limits.updated",
   "webhook.disabled",
+  "wallet.plan_changed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
