@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/database.js";
 import { type PlanRow, plans, wallets } from "../db/schema/index.js";
 import type { WalletPlanView } from "../schemas/plans.js";
@@ -22,20 +22,22 @@ export async function walletPlan(
   settings: PlanSettings,
   now: Date,
 ): Promise<WalletPlan> {
-  const [own] = await db
-    .select({ planId: wallets.planId, paidUntil: wallets.paidUntil })
-    .from(wallets)
-    .where(eq(wallets.address, wallet))
-    .limit(1);
-  const current = own?.planId != null && (own.paidUntil === null || own.paidUntil > now) ? own : null;
-  if (current?.planId != null) {
-    const [row] = await db.select().from(plans).where(eq(plans.id, current.planId)).limit(1);
-    if (row !== undefined) return { row, paidUntil: current.paidUntil };
-  }
-  const [row] = await db.select().from(plans).where(eq(plans.id, settings.defaultPlanId)).limit(1);
+  // One statement: the default plan, and the wallet's own while it lasts (at most two rows).
+  const current = and(
+    eq(plans.id, wallets.planId),
+    or(isNull(wallets.paidUntil), gt(wallets.paidUntil, now)),
+  );
+  const rows = await db
+    .select({ plan: plans, paidUntil: wallets.paidUntil, own: sql<boolean>`coalesce(${current}, false)` })
+    .from(plans)
+    .leftJoin(wallets, eq(wallets.address, wallet))
+    .where(or(eq(plans.id, settings.defaultPlanId), current));
+  const own = rows.find((row) => row.own);
+  if (own !== undefined) return { row: own.plan, paidUntil: own.paidUntil };
+  const fallback = rows.find((row) => row.plan.id === settings.defaultPlanId);
   // The start refuses to run without its default plan (plans/prepare-plans.ts).
-  if (row === undefined) throw new Error("the default plan is missing");
-  return { row, paidUntil: null };
+  if (fallback === undefined) throw new Error("the default plan is missing");
+  return { row: fallback.plan, paidUntil: null };
 }
 
 /** The wallet view of a plan (`GET /wallets/:wallet`). */

@@ -25,6 +25,7 @@ import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
 import { keyVerifications } from "./key-verifications.js";
+import { requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
 import { topUpProcedures } from "./top-up.js";
 
 const NOT_FOUND = "No such key";
@@ -163,7 +164,16 @@ export const keysRouter = router({
       if (patch.expiresAt != null && patch.expiresAt <= now) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
-      const updated = await ctx.keys.update({ id, wallet: ctx.wallet, patch, now });
+      const bounds = await walletBounds(ctx, ctx.wallet, now);
+      // Only what the PATCH sets is judged: a key kept over a plan change down stays editable.
+      if (patch.permissions !== undefined) requirePermissionsInPlan(bounds, patch.permissions);
+      const updated = await ctx.keys.update({
+        id,
+        wallet: ctx.wallet,
+        patch,
+        maxActiveKeys: bounds.maxActiveKeys,
+        now,
+      });
       if (!updated.ok && updated.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
       }
@@ -216,11 +226,19 @@ export const keysRouter = router({
     .input(rollKeyInput)
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
+      const now = new Date();
+      const [bounds, current] = await Promise.all([
+        walletBounds(ctx, ctx.wallet, now),
+        ctx.keys.get({ id: input.id, wallet: ctx.wallet, now }),
+      ]);
+      // The new key inherits the old one's permissions: they must fit the plan now.
+      if (current !== null) requirePermissionsInPlan(bounds, current.permissions);
       const rolled = await ctx.keys.roll({
         id: input.id,
         wallet: ctx.wallet,
         gracePeriodSeconds: input.gracePeriodSeconds,
-        now: new Date(),
+        maxActiveKeys: bounds.maxActiveKeys,
+        now,
       });
       if (!rolled.ok && rolled.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
