@@ -157,7 +157,10 @@ export const listPlansOutput = z.object({ plans: z.array(plan) });
 export const operatorListPlansInput = z
   .object({
     // Text, as a query string carries it.
-    archived: z.enum(["true", "false"]).default("false").meta({ description: "`true`: include archived plans" }),
+    archived: z
+      .enum(["true", "false"])
+      .default("false")
+      .meta({ description: "`true`: include archived plans" }),
   })
   .optional();
 export const planIdInput = z.object({ id: planId });
