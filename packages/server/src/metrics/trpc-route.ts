@@ -51,7 +51,15 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.payments.list": true,
   "operator.payments.totals": true,
   "operator.usage.get": true,
+  "operator.plans.list": true,
+  "operator.plans.create": true,
+  "operator.plans.update": true,
+  "operator.plans.archive": true,
+  "operator.plans.setWalletPlan": true,
+  "operator.plans.walletPlan": true,
   meta: true,
+  "plans.list": true,
+  "wallets.get": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "webhook.disabled",
   "wallet.suspended",
   "wallet.unsuspended",
+  "wallet.plan_changed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
