@@ -48,6 +48,15 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.payments.list": true,
   "operator.payments.totals": true,
   "operator.usage.get": true,
+  "operator.webhooks.list": true,
+  "operator.webhooks.create": true,
+  "operator.webhooks.get": true,
+  "operator.webhooks.update": true,
+  "operator.webhooks.delete": true,
+  "operator.webhooks.rotateSecret": true,
+  "operator.webhooks.test": true,
+  "operator.webhooks.deliveries": true,
+  "operator.webhooks.redeliver": true,
   meta: true,
 };
 

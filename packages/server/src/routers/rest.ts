@@ -25,6 +25,13 @@ import {
 import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { deploymentUsageInput } from "../schemas/operator-usage.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
+import {
+  createOperatorWebhookInput,
+  listOperatorWebhooksInput,
+  operatorWebhookInput,
+  redeliverOperatorWebhookInput,
+  updateOperatorWebhookInput,
+} from "../schemas/operator-webhooks.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -50,6 +57,7 @@ import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorUsageHttp } from "./operator/usage.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
+import { operatorWebhooksHttp } from "./operator/webhooks.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 import { webhooksHttp } from "./webhooks.js";
@@ -149,5 +157,32 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(operatorUsageHttp.get, deploymentUsageInput, (caller, input) => caller.operator.usage.get(input)),
   restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
     caller.operator.payments.totals(input),
+  ),
+  restRoute(operatorWebhooksHttp.list, listOperatorWebhooksInput, (caller, input) =>
+    caller.operator.webhooks.list(input),
+  ),
+  restRoute(operatorWebhooksHttp.create, createOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.create(input),
+  ),
+  restRoute(operatorWebhooksHttp.get, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.get(input),
+  ),
+  restRoute(operatorWebhooksHttp.update, updateOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.update(input),
+  ),
+  restRoute(operatorWebhooksHttp.delete, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.delete(input),
+  ),
+  restRoute(operatorWebhooksHttp.rotateSecret, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.rotateSecret(input),
+  ),
+  restRoute(operatorWebhooksHttp.test, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.test(input),
+  ),
+  restRoute(operatorWebhooksHttp.deliveries, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.deliveries(input),
+  ),
+  restRoute(operatorWebhooksHttp.redeliver, redeliverOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.redeliver(input),
   ),
 ];

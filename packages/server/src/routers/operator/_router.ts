@@ -5,6 +5,7 @@ import { operatorPaymentsRouter } from "./payments.js";
 import { operatorTokensRouter } from "./tokens.js";
 import { operatorUsageRouter } from "./usage.js";
 import { operatorWalletsRouter } from "./wallets.js";
+import { operatorWebhooksRouter } from "./webhooks.js";
 
 /** The operator API (docs/operator.md): tRPC `operator.*`, REST under `/operator/...`. */
 export const operatorRouter = router({
@@ -14,4 +15,5 @@ export const operatorRouter = router({
   keys: operatorKeysRouter,
   payments: operatorPaymentsRouter,
   usage: operatorUsageRouter,
+  webhooks: operatorWebhooksRouter,
 });
