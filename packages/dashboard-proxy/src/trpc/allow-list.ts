@@ -77,6 +77,15 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.payments.list": FORWARDED,
   "operator.payments.totals": FORWARDED,
   "operator.usage.get": FORWARDED,
+  "operator.webhooks.list": FORWARDED,
+  "operator.webhooks.create": FORWARDED,
+  "operator.webhooks.get": FORWARDED,
+  "operator.webhooks.update": FORWARDED,
+  "operator.webhooks.delete": FORWARDED,
+  "operator.webhooks.rotateSecret": FORWARDED,
+  "operator.webhooks.test": FORWARDED,
+  "operator.webhooks.deliveries": FORWARDED,
+  "operator.webhooks.redeliver": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */
