@@ -123,6 +123,7 @@ describe("verifyKey", () => {
       permissions: [],
       credits: null,
       meta: null,
+      plan: null,
     });
   });
 
@@ -142,6 +143,7 @@ describe("verifyKey", () => {
         permissions: [],
         credits: null,
         meta: null,
+        plan: null,
       });
     }
     expect(w.loads()).toBe(0);
