@@ -52,8 +52,10 @@ export type {
   AppRouter,
   Introspection,
   KeyEvent,
+  Plan,
   RouterInputs,
   RouterOutputs,
   Usage,
   Verification,
+  WalletAccount,
 } from "./types.js";

@@ -25,6 +25,7 @@ describe("audit event types", () => {
       | "webhook.updated"
       | "webhook.deleted"
       | "webhook.disabled"
+      | "wallet.plan_changed"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });

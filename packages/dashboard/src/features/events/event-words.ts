@@ -23,6 +23,7 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "webhook.updated": "Webhook endpoint changed",
   "webhook.deleted": "Webhook endpoint deleted",
   "webhook.disabled": "Webhook endpoint disabled",
+  "wallet.plan_changed": "Plan changed",
 };
 
 /** The action in words: "Key created", "Signed in" (the action filter's options). */
