@@ -56,6 +56,8 @@ export const slowTests = [
   "test/leak-rules-cli.test.ts",
   // The tRPC verify fast path while PostgreSQL is unreachable: a database of its own, closed mid-test.
   "test/trpc-verify-parity-outage.test.ts",
+  // Two instances on one database: a plan change made on one reaches the other's key cache.
+  "test/plan-two-instances.test.ts",
 ];
 
 /**
