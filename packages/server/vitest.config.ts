@@ -60,6 +60,8 @@ export const slowTests = [
   "test/trpc-verify-parity-outage.test.ts",
   // Two instances with their own PostgreSQL connections, a suspension timed across them, and a restart.
   "test/wallet-suspension-two-instances.test.ts",
+  // Two instances on one database: a plan change made on one reaches the other's key cache.
+  "test/plan-two-instances.test.ts",
 ];
 
 /**

@@ -86,6 +86,15 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.webhooks.test": FORWARDED,
   "operator.webhooks.deliveries": FORWARDED,
   "operator.webhooks.redeliver": FORWARDED,
+  "operator.plans.list": FORWARDED,
+  "operator.plans.create": FORWARDED,
+  "operator.plans.update": FORWARDED,
+  "operator.plans.archive": FORWARDED,
+  "operator.plans.setWalletPlan": FORWARDED,
+  "operator.plans.walletPlan": FORWARDED,
+  // The plans on offer (public) and the session's wallet's plan (docs/plans.md).
+  "plans.list": FORWARDED,
+  "wallets.get": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */
