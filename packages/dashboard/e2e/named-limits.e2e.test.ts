@@ -77,8 +77,8 @@ describe("a key's named rate limits in the browser", () => {
         ),
       )) as string[][];
     await expect.poll(limitsNow).toEqual([
-      ["default", "3 per day", "every request", "0 of 3"],
-      ["tokens", "1,000 per hour", "requests naming it", "0 of 1,000"],
+      ["default", "0 of 3", "3 per day", "every request"],
+      ["tokens", "0 of 1,000", "1,000 per hour", "requests naming it"],
     ]);
 
     // Edit the list: the default limit tightened, a third one added.
@@ -94,9 +94,9 @@ describe("a key's named rate limits in the browser", () => {
     await edit.getByRole("button", { name: "Save" }).click();
     await edit.waitFor({ state: "hidden" });
     await expect.poll(limitsNow).toEqual([
-      ["default", "2 per day", "every request", "0 of 2"],
-      ["tokens", "1,000 per hour", "requests naming it", "0 of 1,000"],
-      ["hourly", "100 per hour", "every request", "0 of 100"],
+      ["default", "0 of 2", "2 per day", "every request"],
+      ["tokens", "0 of 1,000", "1,000 per hour", "requests naming it"],
+      ["hourly", "0 of 100", "100 per hour", "every request"],
     ]);
 
     // Two verifications that spend tokens, then one the default limit refuses.
@@ -105,9 +105,9 @@ describe("a key's named rate limits in the browser", () => {
     expect(await verify(stack.serverUrl, secret)).toBe("RATE_LIMITED");
     await limits.getByRole("button", { name: "Refresh limits" }).click();
     await expect.poll(limitsNow).toEqual([
-      ["default", "2 per day", "every request", "2 of 2"],
-      ["tokens", "1,000 per hour", "requests naming it", "500 of 1,000"],
-      ["hourly", "100 per hour", "every request", "2 of 100"],
+      ["default", "2 of 2", "2 per day", "every request"],
+      ["tokens", "500 of 1,000", "1,000 per hour", "requests naming it"],
+      ["hourly", "2 of 100", "100 per hour", "every request"],
     ]);
 
     const recent = page.getByRole("region", { name: "Recent verifications" });
