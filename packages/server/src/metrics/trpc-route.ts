@@ -44,12 +44,22 @@ const PROCEDURES: Record<AppProcedurePath, true> = {
   "operator.wallets.keys": true,
   "operator.wallets.events": true,
   "operator.wallets.usage": true,
+  "operator.wallets.suspend": true,
+  "operator.wallets.unsuspend": true,
   "operator.keys.revoke": true,
   "operator.keys.issue": true,
   "operator.payments.list": true,
   "operator.payments.totals": true,
   "operator.usage.get": true,
+  "operator.plans.list": true,
+  "operator.plans.create": true,
+  "operator.plans.update": true,
+  "operator.plans.archive": true,
+  "operator.plans.setWalletPlan": true,
+  "operator.plans.walletPlan": true,
   meta: true,
+  "plans.list": true,
+  "wallets.get": true,
 };
 
 const LABELS = new Map(Object.keys(PROCEDURES).map((path) => [path, `/trpc/${path}`]));

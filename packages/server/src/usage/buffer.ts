@@ -97,6 +97,7 @@ const OUTCOME_INDEX = {
   INSUFFICIENT_PERMISSIONS: 4,
   USAGE_EXCEEDED: 5,
   IP_NOT_ALLOWED: 6,
+  WALLET_SUSPENDED: 7,
 } as const satisfies Record<UsageOutcome, number>;
 const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = USAGE_OUTCOMES;
 

@@ -99,7 +99,7 @@ type Deadline = { readonly aborted: boolean } | undefined;
 
 /**
  * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
- * IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
+ * WALLET_SUSPENDED > IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
  * Order of work: every applied limit, the key's and its wallet's, checked in one call and spent
  * only when all fit (docs/verifying-keys.md#named-limits); then, for a key with credits, one
@@ -299,6 +299,9 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       return answer(record, "REVOKED", atMs, UNLIMITED, null, deadline, options);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
       return answer(record, "EXPIRED", atMs, UNLIMITED, null, deadline, options);
+    // The operator suspended the wallet (docs/operator.md#suspension): refused before any window or
+    // balance is touched, so a suspension spends nothing, and its keys are as they were once lifted.
+    if (record.suspended) return answer(record, "WALLET_SUSPENDED", atMs, UNLIMITED, null, deadline, options);
     // Before any window or balance is touched: a refused address spends nothing.
     const allowed = record.allowedIps;
     if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))

@@ -31,7 +31,7 @@ export const keyVerifications = pgTable(
     index("key_verifications_key_at_idx").on(table.keyId, sql`${table.at} desc`, sql`${table.id} desc`),
     check(
       "key_verifications_outcome_check",
-      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED')`,
+      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED')`,
     ),
     check("key_verifications_limit_scope_check", sql`${table.limitScope} IN ('key', 'wallet')`),
   ],
