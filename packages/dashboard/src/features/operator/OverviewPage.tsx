@@ -98,7 +98,10 @@ export function OverviewPage() {
                       <Link to={`/operator/wallets/${wallet.wallet}`}>
                         <code>{checksummed(wallet.wallet)}</code>
                       </Link>{" "}
-                      <span className="muted">{formatCount(wallet.requests)} verifications</span>
+                      <span className="muted">
+                        {formatCount(wallet.requests)}{" "}
+                        {wallet.requests === 1 ? "verification" : "verifications"}
+                      </span>
                     </li>
                   ))}
                 </ol>

@@ -1,9 +1,10 @@
-import { checksummed, formatCount, formatDateTime } from "../../lib/format";
+import { checksummed, formatCount, formatDateTime, shortAddress } from "../../lib/format";
 import { Link } from "../../lib/router";
 import { CopyButton } from "../../ui/CopyButton";
 import { TableScroll } from "../../ui/TableScroll";
 import type { OperatorPayment } from "./operator-types";
-import { networkWords } from "./token-amount";
+import { paymentAmountWords } from "./token-amount";
+import { usePaymentToken } from "./use-payment-token";
 
 /** Settled payments, newest first: when, who paid, how much, for what, and the transaction. */
 export function PaymentsTable({
@@ -15,6 +16,7 @@ export function PaymentsTable({
   labelledBy: string;
   showWallet: boolean;
 }) {
+  const token = usePaymentToken();
   return (
     <TableScroll label="Payments table">
       <table className="table card-table" aria-labelledby={labelledBy}>
@@ -41,12 +43,12 @@ export function PaymentsTable({
                 </td>
               ) : null}
               <td data-label="Amount" className="nowrap">
-                {payment.amount} on {networkWords(payment.network)}
+                {paymentAmountWords(payment, token)}
               </td>
               <td data-label="Credits">{formatCount(payment.credits)}</td>
               <td data-label="Key">{payment.keyId === null ? "—" : <code>{payment.keyId}</code>}</td>
               <td data-label="Payer">
-                <code className="break">{checksummed(payment.payer)}</code>
+                <code title={checksummed(payment.payer)}>{shortAddress(payment.payer)}</code>
               </td>
               <td data-label="Transaction">
                 {payment.transaction === null ? (

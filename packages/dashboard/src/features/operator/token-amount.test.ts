@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amountWords, formatBaseUnits, networkWords } from "./token-amount";
+import { amountWords, formatBaseUnits, networkWords, paymentAmountWords } from "./token-amount";
 
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 
@@ -26,8 +26,15 @@ describe("token amounts", () => {
     const total = { network: "eip155:8453", asset: USDC.toLowerCase(), baseUnits: "12500000" };
     expect(amountWords(total, token)).toBe("12.5 USDC on Base");
     expect(amountWords({ ...total, network: "eip155:1" }, token)).toBe(
-      `12500000 base units of ${USDC.toLowerCase()} on Ethereum`,
+      "12500000 base units of 0x8335…2913 on Ethereum",
     );
-    expect(amountWords(total, undefined)).toBe(`12500000 base units of ${USDC.toLowerCase()} on Base`);
+    expect(amountWords(total, undefined)).toBe("12500000 base units of 0x8335…2913 on Base");
+  });
+
+  it("words one payment in USDC when it is the server's token, else with the asset's address", () => {
+    const token = { network: "eip155:8453", asset: USDC, decimals: 6 };
+    const payment = { network: "eip155:8453", asset: USDC.toLowerCase(), amount: "5" };
+    expect(paymentAmountWords(payment, token)).toBe("5 USDC on Base");
+    expect(paymentAmountWords(payment, undefined)).toBe("5 of 0x8335…2913 on Base");
   });
 });

@@ -1,3 +1,4 @@
+import { shortAddress } from "../../lib/format";
 import { chainName } from "../session/chains";
 
 /**
@@ -40,5 +41,21 @@ export function amountWords(
     token.asset.toLowerCase() === total.asset.toLowerCase();
   if (known)
     return `${formatBaseUnits(total.baseUnits, token.decimals)} USDC on ${networkWords(total.network)}`;
-  return `${total.baseUnits} base units of ${total.asset} on ${networkWords(total.network)}`;
+  return `${total.baseUnits} base units of ${shortAddress(total.asset)} on ${networkWords(total.network)}`;
+}
+
+/**
+ * One payment's amount in words: "5 USDC on Base" in the server's payment token, else the whole-token
+ * amount with the asset's short address ("5 of 0x8335…2913 on Base").
+ */
+export function paymentAmountWords(
+  payment: { network: string; asset: string; amount: string },
+  token: PaymentToken | undefined,
+): string {
+  const known =
+    token !== undefined &&
+    token.network === payment.network &&
+    token.asset.toLowerCase() === payment.asset.toLowerCase();
+  const asset = known ? "USDC" : `of ${shortAddress(payment.asset)}`;
+  return `${payment.amount} ${asset} on ${networkWords(payment.network)}`;
 }
