@@ -184,10 +184,12 @@ async function consoleTasks(suite: Suite, width: number): Promise<void> {
 
   // Payments: the seeded one, and Export CSV through the proxy.
   await openConsolePage(page, "Payments", "Payments");
-  await page
+  const paid = page
     .getByRole("table", { name: "Every payment" })
-    .getByRole("link", { name: partner.address })
-    .waitFor();
+    .getByRole("row")
+    .filter({ hasText: "5,000" });
+  await paid.waitFor();
+  expect(await paid.getByRole("link").getAttribute("href")).toBe(`/operator/wallets/${partner.address}`);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: "Export CSV" }).click(),

@@ -39,7 +39,9 @@ export function PaymentsTable({
               </th>
               {showWallet ? (
                 <td data-label="Wallet">
-                  <Link to={`/operator/wallets/${payment.wallet}`}>{checksummed(payment.wallet)}</Link>
+                  <Link to={`/operator/wallets/${payment.wallet}`} title={checksummed(payment.wallet)}>
+                    {shortAddress(payment.wallet)}
+                  </Link>
                 </td>
               ) : null}
               <td data-label="Amount" className="nowrap">
