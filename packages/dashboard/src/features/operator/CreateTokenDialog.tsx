@@ -9,10 +9,9 @@ import { FormAlert } from "../../ui/FormAlert";
 import { SecretOnce } from "../../ui/SecretOnce";
 import { showToast } from "../../ui/toast";
 import { useGuardedClose } from "../../ui/use-guarded-close";
-import { toDateTimeLocal } from "../keys/key-fields";
 import type { OperatorScope } from "./operator-types";
 import { SCOPES } from "./operator-words";
-import { parseTokenForm, type TokenFields } from "./token-form";
+import { localDateTime, parseTokenForm, type TokenFields } from "./token-form";
 
 const EMPTY: TokenFields = { name: "", scopes: [], expiresAt: "" };
 
@@ -140,7 +139,7 @@ export function CreateTokenDialog() {
                 id={ids.expiresAt}
                 type="datetime-local"
                 value={fields.expiresAt}
-                min={toDateTimeLocal(new Date())}
+                min={localDateTime(new Date())}
                 aria-invalid={errors.expiresAt ? true : undefined}
                 aria-describedby={describedBy("expiresAt")}
                 onChange={(event) => setFields({ ...fields, expiresAt: event.target.value })}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTokenForm } from "./token-form";
+import { localDateTime, parseTokenForm } from "./token-form";
 
 const NOW = new Date("2026-11-29T10:00:00Z");
 
@@ -20,5 +20,14 @@ describe("the create-token form", () => {
     expect(Object.keys(parsed.errors).sort()).toEqual(["expiresAt", "name", "scopes"]);
     expect(parsed.errors.scopes).toBe("Choose one scope at least.");
     expect(parsed.errors.expiresAt).toBe("Choose a time in the future.");
+  });
+
+  it("refuses a name with an invisible character, as a key's", () => {
+    const parsed = parseTokenForm({ name: "ci\u200b", scopes: ["usage:read"], expiresAt: "" }, NOW);
+    expect(parsed.ok).toBe(false);
+  });
+
+  it("writes a local time as a datetime-local value", () => {
+    expect(localDateTime(new Date(2026, 0, 2, 3, 4))).toBe("2026-01-02T03:04");
   });
 });

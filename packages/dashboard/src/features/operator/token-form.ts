@@ -1,5 +1,5 @@
 import type { RouterInputs } from "@keyport/server";
-import { parseName } from "../keys/key-fields";
+import { keyName } from "@keyport/server/schemas";
 import type { OperatorScope } from "./operator-types";
 
 /** What `operator.tokens.create` takes. */
@@ -24,8 +24,13 @@ export type TokenFormParsed =
 export function parseTokenForm(fields: TokenFields, now: Date): TokenFormParsed {
   const errors: Partial<Record<keyof TokenFields, string>> = {};
   // A token's name follows a key's rules (the server's keyName).
-  const name = parseName(fields.name);
-  if (!name.ok) errors.name = fields.name.trim() === "" ? "Give the token a name." : name.message;
+  const name = keyName.safeParse(fields.name.trim());
+  if (!name.success) {
+    errors.name =
+      fields.name.trim() === ""
+        ? "Give the token a name."
+        : `The name ${name.error.issues[0]?.message ?? "is not valid"}.`;
+  }
   if (fields.scopes.length === 0) errors.scopes = "Choose one scope at least.";
   let expiresAt: Date | undefined;
   if (fields.expiresAt !== "") {
@@ -34,9 +39,15 @@ export function parseTokenForm(fields: TokenFields, now: Date): TokenFormParsed 
     else if (when <= now) errors.expiresAt = "Choose a time in the future.";
     else expiresAt = when;
   }
-  if (!name.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+  if (!name.success || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    input: { name: name.value, scopes: fields.scopes, ...(expiresAt === undefined ? {} : { expiresAt }) },
+    input: { name: name.data, scopes: fields.scopes, ...(expiresAt === undefined ? {} : { expiresAt }) },
   };
+}
+
+/** `date` as a `datetime-local` input's value, in the browser's time zone: `2026-11-29T10:15`. */
+export function localDateTime(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
