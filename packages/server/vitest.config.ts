@@ -30,6 +30,8 @@ export const slowTests = [
   "test/migration-wallets.test.ts",
   // The operator-token command: child processes (tsx) over an embedded database of their own.
   "test/operator-token-cli.test.ts",
+  // 100,000 payments exported from a server process whose heap is read while the file streams.
+  "test/operator-payments-export.test.ts",
   // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
   // anvil, a token deployed on it, and settlements that wait for blocks.

@@ -35,6 +35,7 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "keys.topUpQuote": FORWARDED,
   "keys.topUp": FORWARDED,
   "keys.verifications": FORWARDED,
+  "keys.rateLimitUse": FORWARDED,
   "keys.verify": {
     forwarded: false,
     because: "a backend's call, made with the key's own secret, which a dashboard never holds",

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/database.js";
-import { apiKeys, walletLimits } from "../db/schema/index.js";
+import { apiKeys, walletLimits, wallets } from "../db/schema/index.js";
 import { autoAppliedLimits } from "../ratelimit/applied-limits.js";
 import type { KeyRecord } from "../verify/key-record.js";
 import { compileIpAllowList } from "./ip-allow-list.js";
 
 /**
- * Reads what verification caches about a key, by its secret's hash, with its wallet's limit (one
- * query); null when no key has that hash.
+ * Reads what verification caches about a key, by its secret's hash, with its wallet's limit and
+ * suspension (one query); null when no key has that hash.
  * @example const verifier = createKeyVerifier({ ..., loadKeyByHash: (hash) => loadKeyByHash(db, hash) });
  */
 export async function loadKeyByHash(db: Db, hash: string): Promise<KeyRecord | null> {
@@ -24,18 +24,21 @@ export async function loadKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
       meta: apiKeys.meta,
       creditsId: apiKeys.creditsId,
       allowedIps: apiKeys.allowedIps,
+      suspendedAt: wallets.suspendedAt,
     })
     .from(apiKeys)
     .leftJoin(walletLimits, eq(walletLimits.wallet, apiKeys.wallet))
+    .leftJoin(wallets, eq(wallets.address, apiKeys.wallet))
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row) return null;
-  const { walletRateLimits, allowedIps, ...rest } = row;
+  const { walletRateLimits, allowedIps, suspendedAt, ...rest } = row;
   const wallet = walletRateLimits ?? [];
   return {
     ...rest,
     allowedIps: allowedIps === null ? null : compileIpAllowList(allowedIps),
     walletRateLimits: wallet,
+    suspended: suspendedAt !== null,
     autoLimits: autoAppliedLimits(row.id, row.rateLimits, wallet),
   };
 }

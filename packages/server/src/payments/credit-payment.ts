@@ -31,6 +31,10 @@ export async function creditPayment(
         if (stored !== undefined) return stored;
         throw new Error("payment closed without an answer");
       }
+      // A plan payment (no key) is the plans' to credit; this version only credits top-ups, and
+      // leaves any other payment open for a version that knows it (docs/payments.md#recovery).
+      const keyId = row.keyId;
+      if (row.kind !== "top_up" || keyId === null) throw new Error("not a top-up payment");
       written = await balances.write(tx, row.creditsId, { kind: "add", amount: row.credits }, now);
       const topUp = {
         amount: row.amount,
@@ -54,16 +58,16 @@ export async function creditPayment(
       const changes = keyToppedUpChanges(topUp);
       const event = {
         wallet: row.wallet,
-        keyId: row.keyId,
+        keyId,
         action: "key.topped_up" as const,
         at: now,
         changes,
       };
-      const [key] = await tx.select().from(apiKeys).where(eq(apiKeys.id, row.keyId));
+      const [key] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId));
       if (key === undefined) throw new Error("payment for a key that does not exist");
       await recordEventWithWebhook(tx, event, {
         type: "credits.topped_up",
-        keyId: row.keyId,
+        keyId,
         data: toppedUpData(toApiKey(key, now, written.row), topUp),
       });
       await written.beforeCommit();
