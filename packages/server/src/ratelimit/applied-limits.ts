@@ -1,4 +1,4 @@
-import type { LimitCost, NamedRateLimit } from "../schemas/rate-limits.js";
+import type { LimitCost, NamedRateLimit, RateLimit } from "../schemas/rate-limits.js";
 import type { LimitCheck } from "./limit-store.js";
 
 /** A limit one verification applies: where it counts and what it costs, with its public name and scope. */
@@ -18,6 +18,20 @@ export interface PlanLimits {
   rateLimits: readonly NamedRateLimit[];
   /** The plan's keyRateLimit as the auto-applied limit named `plan_key`; null: none. */
   keyLimit: NamedRateLimit | null;
+}
+
+/** A plan's limits from its `rateLimits` and `keyRateLimit` (auto-applied as `plan_key`). */
+export function planLimitsOf(plan: {
+  rateLimits: readonly NamedRateLimit[] | null;
+  keyRateLimit: RateLimit | null;
+}): PlanLimits {
+  return {
+    rateLimits: plan.rateLimits ?? [],
+    keyLimit:
+      plan.keyRateLimit === null
+        ? null
+        : { name: PLAN_KEY_LIMIT_NAME, ...plan.keyRateLimit, autoApply: true },
+  };
 }
 
 /** A plan that applies no limit. */
@@ -99,17 +113,24 @@ export function askedLimits(
 }
 
 /**
- * Every limit of a key and of its wallet, auto-applied or not, at cost 0 (read, never spent): what
- * the key page's live use shows (ratelimit/limit-use.ts).
+ * Every limit of a key, of its wallet and of its wallet's plan, auto-applied or not, at cost 0 (read,
+ * never spent): what the key page's live use shows (ratelimit/limit-use.ts).
  */
 export function everyLimit(
   keyId: string,
   own: readonly NamedRateLimit[],
   wallet: readonly NamedRateLimit[],
+  plan: PlanLimits = NO_PLAN_LIMITS,
 ): Array<AppliedLimit & { autoApply: boolean }> {
+  const at = (level: Level) => (limit: NamedRateLimit) => ({
+    ...appliedLimit(level, keyId, limit, 0),
+    autoApply: limit.autoApply,
+  });
   return [
-    ...own.map((limit) => ({ ...appliedLimit("key", keyId, limit, 0), autoApply: limit.autoApply })),
-    ...wallet.map((limit) => ({ ...appliedLimit("wallet", keyId, limit, 0), autoApply: limit.autoApply })),
+    ...own.map(at("key")),
+    ...wallet.map(at("wallet")),
+    ...plan.rateLimits.map(at("plan")),
+    ...(plan.keyLimit === null ? [] : [at("plan_key")(plan.keyLimit)]),
   ];
 }
 

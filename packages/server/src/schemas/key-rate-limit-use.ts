@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { keyId, timestamp } from "./common.js";
-import { limitName } from "./rate-limits.js";
+import { limitName, limitScope } from "./rate-limits.js";
 
 /** Input of keys.rateLimitUse. */
 export const keyRateLimitUseInput = z.object({ id: keyId });
@@ -9,7 +9,7 @@ export const keyRateLimitUseInput = z.object({ id: keyId });
 export const rateLimitUse = z
   .object({
     name: limitName,
-    scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+    scope: limitScope,
     limit: z.number().int(),
     windowSeconds: z.number().int(),
     autoApply: z.boolean(),
