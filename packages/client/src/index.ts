@@ -52,6 +52,8 @@ export type {
   AppRouter,
   Introspection,
   KeyEvent,
+  OperatorPayment,
+  OperatorWebhook,
   RouterInputs,
   RouterOutputs,
   Usage,
