@@ -54,8 +54,12 @@ export type {
   KeyEvent,
   OperatorPayment,
   OperatorWebhook,
+  Plan,
+  RateLimitUse,
+  RecentVerification,
   RouterInputs,
   RouterOutputs,
   Usage,
   Verification,
+  WalletAccount,
 } from "./types.js";

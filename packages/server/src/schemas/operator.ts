@@ -123,6 +123,10 @@ export const OPERATOR_ACTIONS = [
   "webhook.created",
   "webhook.updated",
   "webhook.deleted",
+  "plan.created",
+  "plan.updated",
+  "plan.archived",
+  "wallet.plan_changed",
 ] as const;
 
 export const operatorAction = z.enum(OPERATOR_ACTIONS);
@@ -168,6 +172,12 @@ export const operatorReason = z
   .meta({ description: "Why, recorded in the operator's trail and the wallet's (the wallet reads it)" });
 
 export const revokeAnyKeyInput = z.object({ id: keyId, reason: operatorReason });
+
+/** Body of suspend: the wallet in the path and why (docs/operator.md#suspension). */
+export const suspendWalletInput = z.object({ wallet: walletInput, reason: operatorReason });
+
+/** Body of unsuspend: the wallet in the path and, optionally, why. */
+export const unsuspendWalletInput = z.object({ wallet: walletInput, reason: operatorReason.optional() });
 
 /** The owner's create body, for the wallet in the path, with an optional reason for the trails. */
 export const issueKeyInput = createKeyFields

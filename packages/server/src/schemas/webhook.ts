@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "credits.topped_up",
   "limits.updated",
   "webhook.disabled",
+  "wallet.suspended",
+  "wallet.unsuspended",
+  "wallet.plan_changed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -87,6 +87,7 @@ function world(options: { limits?: LimitStore } = {}) {
         meta: null,
         creditsId: null,
         allowedIps: null,
+        suspended: false,
         ...rest,
       };
       rows.set(hash, record);
@@ -123,6 +124,7 @@ describe("verifyKey", () => {
       permissions: [],
       credits: null,
       meta: null,
+      plan: null,
     });
   });
 
@@ -142,6 +144,7 @@ describe("verifyKey", () => {
         permissions: [],
         credits: null,
         meta: null,
+        plan: null,
       });
     }
     expect(w.loads()).toBe(0);

@@ -2,6 +2,7 @@ import { router } from "../../trpc.js";
 import { operatorAuditRouter } from "./audit.js";
 import { operatorKeysRouter } from "./keys.js";
 import { operatorPaymentsRouter } from "./payments.js";
+import { operatorPlansRouter } from "./plans.js";
 import { operatorTokensRouter } from "./tokens.js";
 import { operatorUsageRouter } from "./usage.js";
 import { operatorWalletsRouter } from "./wallets.js";
@@ -15,5 +16,6 @@ export const operatorRouter = router({
   keys: operatorKeysRouter,
   payments: operatorPaymentsRouter,
   usage: operatorUsageRouter,
+  plans: operatorPlansRouter,
   webhooks: operatorWebhooksRouter,
 });
