@@ -52,8 +52,12 @@ export type {
   AppRouter,
   Introspection,
   KeyEvent,
+  RateLimitUse,
+  RecentVerification,
+  Plan,
   RouterInputs,
   RouterOutputs,
   Usage,
   Verification,
+  WalletAccount,
 } from "./types.js";

@@ -9,6 +9,11 @@ export const ERROR_REASONS = [
   "INSUFFICIENT_SCOPE",
   /** The wallet is suspended by this deployment's operator (`FORBIDDEN`). */
   "WALLET_SUSPENDED",
+  /**
+   * The wallet's plan does not allow what a key create, update or roll asked (`FORBIDDEN`);
+   * `details: { field, plan, bound }` name the field, the plan's id and its bound.
+   */
+  "PLAN_LIMIT",
 ] as const;
 
 /** A reason a server of this release sends. */

@@ -22,6 +22,7 @@ import { createLogger, errorSummary } from "./logger.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
 import { createPaymentsCsvRoute, PAYMENTS_CSV_ROUTE } from "./operator/payments-csv-route.js";
 import { createPaymentServices } from "./payments/payment-services.js";
+import { loadPlansFile, preparePlans } from "./plans/prepare-plans.js";
 import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
@@ -102,15 +103,26 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   const siwe = createSiweSettings(env, logger);
   await checkRpcChain(siwe, logger);
   const webhooksKey = await resolveWebhooksKey(env);
+  // A bad PLANS_FILE refuses the start before anything is opened (docs/plans.md#plans_file).
+  const plansFile = await loadPlansFile(env);
   const database = options.database ?? (await createDatabase(env.DATABASE_URL, env.DATA_DIR));
+  const planSettings = await preparePlans(database.db, env, plansFile).catch(async (error: unknown) => {
+    if (!options.database) await database.close();
+    throw error;
+  });
   const rawQuery = createRawQuery(database.driver);
   const metrics = createServerMetrics(database);
-  const verification = await createVerificationServices(env, database, rawQuery, logger, metrics).catch(
-    async (error: unknown) => {
-      if (!options.database) await database.close();
-      throw error;
-    },
-  );
+  const verification = await createVerificationServices(
+    env,
+    database,
+    rawQuery,
+    logger,
+    metrics,
+    planSettings.defaultPlanId,
+  ).catch(async (error: unknown) => {
+    if (!options.database) await database.close();
+    throw error;
+  });
   metrics.watch({ cache: verification.cache, usage: verification.usage });
   // Known once `listen` has bound a port (port 0 picks one).
   let baseUrl: string | undefined;
@@ -140,6 +152,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
       payments.topUps,
       metrics.leaks,
       webhooksKey,
+      planSettings,
       () => baseUrl,
       options.webhookResolve,
     ),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { parseNonceRateLimit } from "./auth/nonce-limit.js";
 import { normalisePublicUrl, publicUrlProblem } from "./http/public-url-setting.js";
 import { paymentIssues, paymentSettings } from "./payments/settings-schema.js";
+import { planId } from "./schemas/plans.js";
 
 const commaList = (fallback: string) =>
   z
@@ -113,6 +114,22 @@ export const envSchema = z.object({
     z.array(z.string().refine(isTrustedProxyEntry, "entries must be IP addresses or CIDR blocks")),
   ),
   MAX_ACTIVE_KEYS_PER_WALLET: positiveInt(50),
+  /**
+   * A JSON file of plans (docs/plans.md#plans_file): validated and applied at each start (it wins over
+   * the operator API, whose plan edits it refuses while set). Unset: plans live in the database only.
+   */
+  PLANS_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value)),
+  /** The plan of a wallet on no other (a free plan); unset: the file's `defaultPlan`, else `free`. */
+  DEFAULT_PLAN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(planId.optional()),
   /**
    * The operators' wallets (docs/operator.md): a SIWE session of one of them may use the operator API and
    * console. Any case; kept EIP-55 checksummed. Read at each request, so removing one ends its role at once.

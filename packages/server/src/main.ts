@@ -37,7 +37,12 @@ async function main(): Promise<void> {
       logger.info(`embedded database initialised in ${seconds} s`);
     }
   }
-  const app = await createApp(env, { logger });
+  const app = await createApp(env, { logger }).catch((error: unknown) => {
+    // A setting only the start can check (PLANS_FILE, DEFAULT_PLAN): one line per problem, exit 1.
+    if (!(error instanceof EnvError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
   running = app;
   const port = await app.listen(env.PORT, env.HOST);
   const url = publicUrl(env.HOST, port);

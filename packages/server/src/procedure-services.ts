@@ -25,6 +25,8 @@ import { serverMetaOf } from "./meta/server-meta.js";
 import type { LeakMetrics } from "./metrics/leaks.js";
 import { createOperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
+import type { PlanSettings } from "./plans/plan-rows.js";
+import { createPlanStore } from "./plans/plan-store.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
@@ -46,6 +48,7 @@ export function createProcedureServices(
   topUps: TopUpService,
   leakMetrics: LeakMetrics,
   webhooksKey: Buffer,
+  planSettings: PlanSettings,
   baseUrl: () => string | undefined = () => undefined,
   webhookLookup?: LookupAddresses,
 ): ProcedureServices {
@@ -88,7 +91,7 @@ export function createProcedureServices(
     introspection: createKeyIntrospection({
       isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
       hashKey,
-      loadKeyByHash: (hash) => loadKeyByHash(db, hash),
+      loadKeyByHash: (hash) => loadKeyByHash(db, hash, planSettings.defaultPlanId),
       limits: verification.limits,
       credits: verification.credits,
       limit: createIntrospectionLimit(perClient(), env.NONCE_RATE_LIMIT),
@@ -103,6 +106,7 @@ export function createProcedureServices(
       metrics: leakMetrics,
     }),
     verifier: verification.verifier,
+    limitWindows: verification.limits,
     topUps,
     publicUrl: () => baseUrl() ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     webhooks: createWebhookService({
@@ -124,5 +128,11 @@ export function createProcedureServices(
       memo: sessionMemoFor(database),
     }),
     meta: serverMetaOf(env),
+    plans: createPlanStore({
+      db,
+      settings: planSettings,
+      changes: createKeyChanges(verification.cache),
+      cache: verification.cache,
+    }),
   };
 }

@@ -110,6 +110,7 @@ describeDatabases("HTTP surface", (target) => {
         "post /auth/nonce",
         "post /auth/verify",
         "get /meta",
+        "get /plans",
       ].sort(),
     );
   });

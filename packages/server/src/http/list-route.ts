@@ -28,7 +28,7 @@ export async function listOwnKeys(
   req: IncomingMessage,
   url: URL,
   params: Record<string, string>,
-  services: Pick<ProcedureServices, "keys">,
+  services: Pick<ProcedureServices, "keys" | "plans">,
 ): Promise<z.output<typeof listKeysOutput> | null> {
   const sessionToken = readBearerToken(req);
   if (sessionToken === null) return null;
@@ -38,10 +38,17 @@ export async function listOwnKeys(
   if (cursor !== undefined || (q !== undefined && q !== "") || sort !== "created" || order !== "desc")
     return null;
   try {
-    const page = await withDeadline(REQUEST_DEADLINE_MS, () =>
-      services.keys.listFirstPageOfSession({ sessionToken, wallet, status, limit, now: new Date() }),
+    const now = new Date();
+    // The wallet's plan sets the cap (docs/plans.md#bounds): read beside the page, not after it.
+    const [page, plan] = await withDeadline(REQUEST_DEADLINE_MS, () =>
+      Promise.all([
+        services.keys.listFirstPageOfSession({ sessionToken, wallet, status, limit, now }),
+        services.plans.ofWallet(wallet, now),
+      ]),
     );
-    return page === null ? null : { ...page, activeKeyCap: services.keys.maxActiveKeys };
+    return page === null
+      ? null
+      : { ...page, activeKeyCap: plan.row.maxActiveKeys ?? services.keys.maxActiveKeys };
   } catch (cause) {
     // As `publicProcedure` answers an unreachable database: 503, retry.
     if (!isDatabaseUnavailable(cause)) throw cause;

@@ -26,7 +26,7 @@ export interface IssuedKey {
 
 /** The key lifecycle as procedures use it: public shapes in, public shapes out, no SQL. */
 export interface KeyStore {
-  /** MAX_ACTIVE_KEYS_PER_WALLET: the most active keys a wallet may hold. */
+  /** MAX_ACTIVE_KEYS_PER_WALLET: the most active keys a wallet may hold when its plan sets no cap. */
   readonly maxActiveKeys: number;
   /** Creates a key unless the wallet already holds `max` active ones. */
   create(params: {
@@ -40,6 +40,8 @@ export interface KeyStore {
     allowedIps: string[] | null;
     /** The operator issuing it to the wallet (docs/operator.md#keys); absent: the wallet's own create. */
     issuedBy?: { actor: OperatorActor; reason: string | null } | undefined;
+    /** The wallet's key cap (its plan's: docs/plans.md); default the server's. */
+    maxActiveKeys?: number | undefined;
     now: Date;
   }): Promise<({ ok: true } & IssuedKey) | { ok: false; reason: "cap"; max: number }>;
   /**
@@ -69,6 +71,8 @@ export interface KeyStore {
     id: string;
     wallet: string;
     patch: Omit<UpdateKeyInput, "id">;
+    /** The wallet's key cap (its plan's); default the server's. */
+    maxActiveKeys?: number | undefined;
     now: Date;
   }): Promise<
     | { ok: true; apiKey: ApiKey }
@@ -91,6 +95,8 @@ export interface KeyStore {
     id: string;
     wallet: string;
     gracePeriodSeconds: number;
+    /** The wallet's key cap (its plan's); default the server's. */
+    maxActiveKeys?: number | undefined;
     now: Date;
   }): Promise<
     | ({ ok: true; previous: ApiKey } & IssuedKey)
@@ -134,8 +140,9 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   return {
     maxActiveKeys,
     async create(params) {
-      const created = await createKey(driver, { ...params, prefix, maxActiveKeys });
-      if (!created.ok) return { ok: false, reason: "cap", max: maxActiveKeys };
+      const max = params.maxActiveKeys ?? maxActiveKeys;
+      const created = await createKey(driver, { ...params, prefix, maxActiveKeys: max });
+      if (!created.ok) return { ok: false, reason: "cap", max };
       changes.created(created.row.id);
       return { ok: true, key: created.key, apiKey: toApiKey(created.row, params.now, created.credits) };
     },
@@ -169,13 +176,14 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       };
     },
     async update(params) {
+      const max = params.maxActiveKeys ?? maxActiveKeys;
       const updated = await updateKey(db, changes, {
         ...params,
-        maxActiveKeys,
+        maxActiveKeys: max,
         balances,
         liveCredits: options.liveCredits,
       });
-      if (!updated.ok && updated.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
+      if (!updated.ok && updated.reason === "cap") return { ok: false, reason: "cap", max };
       if (!updated.ok) return updated;
       // A balance this PATCH set is exact as written; one it left alone is read live.
       const credits =
@@ -193,8 +201,9 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     revoke,
     revokeAsOperator: revoke,
     async roll(params) {
-      const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys });
-      if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max: maxActiveKeys };
+      const max = params.maxActiveKeys ?? maxActiveKeys;
+      const rolled = await rollKey(db, changes, { ...params, prefix, maxActiveKeys: max });
+      if (!rolled.ok && rolled.reason === "cap") return { ok: false, reason: "cap", max };
       if (!rolled.ok) return rolled;
       const credits = await loadLive([rolled.row], params.now);
       return {

@@ -5,6 +5,7 @@ import { keysRouter } from "./keys.js";
 import { limitsRouter } from "./limits.js";
 import { metaProcedure } from "./meta.js";
 import { operatorRouter } from "./operator/_router.js";
+import { plansRouter, walletsRouter } from "./plans.js";
 import { usageRouter } from "./usage.js";
 import { webhooksRouter } from "./webhooks.js";
 
@@ -18,6 +19,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   operator: operatorRouter,
   meta: metaProcedure,
+  plans: plansRouter,
+  wallets: walletsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,7 +9,7 @@ import type { listKeysInput } from "../schemas/api-key.js";
  * alike: a cursor this server did not issue, or issued for another sort or order, is 400.
  */
 export async function listKeysPage(
-  ctx: Pick<Context, "keys">,
+  ctx: Pick<Context, "keys" | "plans">,
   wallet: string,
   input: Omit<z.output<typeof listKeysInput>, "wallet">,
 ) {
@@ -23,15 +23,19 @@ export async function listKeysPage(
       message: "cursor was issued for another sort or order: pass the same sort and order as its first page",
     });
   }
-  const page = await ctx.keys.list({
-    wallet,
-    status: input.status,
-    q: input.q,
-    sort: input.sort,
-    order: input.order,
-    limit: input.limit,
-    cursor,
-    now: new Date(),
-  });
-  return { ...page, activeKeyCap: ctx.keys.maxActiveKeys };
+  const now = new Date();
+  const [page, plan] = await Promise.all([
+    ctx.keys.list({
+      wallet,
+      status: input.status,
+      q: input.q,
+      sort: input.sort,
+      order: input.order,
+      limit: input.limit,
+      cursor,
+      now,
+    }),
+    ctx.plans.ofWallet(wallet, now),
+  ]);
+  return { ...page, activeKeyCap: plan.row.maxActiveKeys ?? ctx.keys.maxActiveKeys };
 }

@@ -24,7 +24,9 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
+import { keyRateLimitUse } from "./key-rate-limit-use.js";
 import { keyVerifications } from "./key-verifications.js";
+import { requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
 import { topUpProcedures } from "./top-up.js";
 import { KEY_WRITES_SUSPENDED, refuseWhenSuspended } from "./wallet-suspended.js";
 
@@ -166,7 +168,16 @@ export const keysRouter = router({
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
       await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
-      const updated = await ctx.keys.update({ id, wallet: ctx.wallet, patch, now });
+      const bounds = await walletBounds(ctx, ctx.wallet, now);
+      // Only what the PATCH sets is judged: a key kept over a plan change down stays editable.
+      if (patch.permissions !== undefined) requirePermissionsInPlan(bounds, patch.permissions);
+      const updated = await ctx.keys.update({
+        id,
+        wallet: ctx.wallet,
+        patch,
+        maxActiveKeys: bounds.maxActiveKeys,
+        now,
+      });
       if (!updated.ok && updated.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
       }
@@ -220,11 +231,19 @@ export const keysRouter = router({
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
       await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
+      const now = new Date();
+      const [bounds, current] = await Promise.all([
+        walletBounds(ctx, ctx.wallet, now),
+        ctx.keys.get({ id: input.id, wallet: ctx.wallet, now }),
+      ]);
+      // The new key inherits the old one's permissions: they must fit the plan now.
+      if (current !== null) requirePermissionsInPlan(bounds, current.permissions);
       const rolled = await ctx.keys.roll({
         id: input.id,
         wallet: ctx.wallet,
         gracePeriodSeconds: input.gracePeriodSeconds,
-        now: new Date(),
+        maxActiveKeys: bounds.maxActiveKeys,
+        now,
       });
       if (!rolled.ok && rolled.reason === "not_found") {
         throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
@@ -258,6 +277,7 @@ export const keysRouter = router({
 
   introspect: introspectKey,
   verifications: keyVerifications,
+  rateLimitUse: keyRateLimitUse,
   ...topUpProcedures,
   reportLeak: publicProcedure
     .meta(

@@ -13,6 +13,7 @@ import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { keyRateLimitUseInput } from "../schemas/key-rate-limit-use.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
@@ -27,6 +28,21 @@ import {
 import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { deploymentUsageInput } from "../schemas/operator-usage.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
+import {
+  createOperatorWebhookInput,
+  listOperatorWebhooksInput,
+  operatorWebhookInput,
+  redeliverOperatorWebhookInput,
+  updateOperatorWebhookInput,
+} from "../schemas/operator-webhooks.js";
+import {
+  getWalletAccountInput,
+  operatorListPlansInput,
+  planIdInput,
+  planInput,
+  setWalletPlanInput,
+  updatePlanInput,
+} from "../schemas/plans.js";
 import { topUpInput } from "../schemas/top-up.js";
 import { usageInput } from "../schemas/usage.js";
 import { verifyKeyInput } from "../schemas/verification.js";
@@ -42,6 +58,7 @@ import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { introspectHttp } from "./key-introspection.js";
+import { keyRateLimitUseHttp } from "./key-rate-limit-use.js";
 import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
@@ -49,10 +66,13 @@ import { metaHttp } from "./meta.js";
 import { operatorAuditHttp } from "./operator/audit.js";
 import { operatorKeysHttp } from "./operator/keys.js";
 import { operatorPaymentsHttp } from "./operator/payments.js";
+import { operatorPlansHttp } from "./operator/plans.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorUsageHttp } from "./operator/usage.js";
 import { walletSuspensionHttp } from "./operator/wallet-suspension.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
+import { operatorWebhooksHttp } from "./operator/webhooks.js";
+import { plansHttp } from "./plans.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
 import { webhooksHttp } from "./webhooks.js";
@@ -104,12 +124,15 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
   restRoute(keyVerificationsHttp, keyVerificationsInput, (caller, input) => caller.keys.verifications(input)),
+  restRoute(keyRateLimitUseHttp, keyRateLimitUseInput, (caller, input) => caller.keys.rateLimitUse(input)),
   restRoute(keysHttp.reportLeak, reportLeakInput, (caller, input) => caller.keys.reportLeak(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
   restRoute(limitsHttp.get, getWalletLimitsInput, (caller, input) => caller.limits.get(input)),
   restRoute(limitsHttp.set, setWalletLimitsInput, (caller, input) => caller.limits.set(input)),
   restRoute(metaHttp, noInput, (caller, input) => caller.meta(input)),
+  restRoute(plansHttp.list, noInput, (caller, input) => caller.plans.list(input)),
+  restRoute(plansHttp.wallet, getWalletAccountInput, (caller, input) => caller.wallets.get(input)),
   restRoute(webhooksHttp.list, listWebhooksInput, (caller, input) => caller.webhooks.list(input)),
   restRoute(webhooksHttp.create, createWebhookInput, (caller, input) => caller.webhooks.create(input)),
   restRoute(webhooksHttp.update, updateWebhookInput, (caller, input) => caller.webhooks.update(input)),
@@ -158,5 +181,46 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(operatorUsageHttp.get, deploymentUsageInput, (caller, input) => caller.operator.usage.get(input)),
   restRoute(operatorPaymentsHttp.totals, paymentTotalsInput, (caller, input) =>
     caller.operator.payments.totals(input),
+  ),
+  restRoute(operatorPlansHttp.list, operatorListPlansInput, (caller, input) =>
+    caller.operator.plans.list(input),
+  ),
+  restRoute(operatorPlansHttp.create, planInput, (caller, input) => caller.operator.plans.create(input)),
+  restRoute(operatorPlansHttp.update, updatePlanInput, (caller, input) =>
+    caller.operator.plans.update(input),
+  ),
+  restRoute(operatorPlansHttp.archive, planIdInput, (caller, input) => caller.operator.plans.archive(input)),
+  restRoute(operatorPlansHttp.setWalletPlan, setWalletPlanInput, (caller, input) =>
+    caller.operator.plans.setWalletPlan(input),
+  ),
+  restRoute(operatorPlansHttp.walletPlan, getWalletAccountInput, (caller, input) =>
+    caller.operator.plans.walletPlan(input),
+  ),
+  restRoute(operatorWebhooksHttp.list, listOperatorWebhooksInput, (caller, input) =>
+    caller.operator.webhooks.list(input),
+  ),
+  restRoute(operatorWebhooksHttp.create, createOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.create(input),
+  ),
+  restRoute(operatorWebhooksHttp.get, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.get(input),
+  ),
+  restRoute(operatorWebhooksHttp.update, updateOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.update(input),
+  ),
+  restRoute(operatorWebhooksHttp.delete, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.delete(input),
+  ),
+  restRoute(operatorWebhooksHttp.rotateSecret, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.rotateSecret(input),
+  ),
+  restRoute(operatorWebhooksHttp.test, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.test(input),
+  ),
+  restRoute(operatorWebhooksHttp.deliveries, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.deliveries(input),
+  ),
+  restRoute(operatorWebhooksHttp.redeliver, redeliverOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.redeliver(input),
   ),
 ];

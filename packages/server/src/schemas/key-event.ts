@@ -18,6 +18,7 @@ export const KEY_EVENT_ACTIONS = [
   "webhook.disabled",
   "wallet.suspended",
   "wallet.unsuspended",
+  "wallet.plan_changed",
 ] as const;
 
 export type KeyEventAction = (typeof KEY_EVENT_ACTIONS)[number];
@@ -36,7 +37,7 @@ export const keyEvent = z
     at: timestamp,
     changes: z.record(z.string(), z.unknown()).meta({
       description:
-        "Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; key.leaked {url, source, revokedAt} (url null for a self-report); session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none); key.topped_up {amount, credits, payer, transaction} (amount in whole tokens as sent, credits added, the paying address, the settlement's transaction hash). webhook.created {webhookId, url, events, description}; webhook.updated {webhookId, and each changed field: url, events, description, enabled, or secretRotated: true with previousSecretExpiresAt}; webhook.deleted {webhookId, url}; webhook.disabled {webhookId, reason, url} (reason gone or failing). Never a secret, hash, session token, message or signature.",
+        'Field names and their new public values (times as ISO-8601 strings): key.created {name, expiresAt, rateLimit}; key.rolled {rolledTo, revokedAt, gracePeriodSeconds}; key.revoked {revokedAt}; key.leaked {url, source, revokedAt} (url null for a self-report); session.created {expiresAt}; session.ended {}; limits.updated {rateLimit, previousRateLimit} (the wallet-wide limit now and before, each {limit, windowSeconds} or null when none); key.topped_up {amount, credits, payer, transaction} (amount in whole tokens as sent, credits added, the paying address, the settlement\'s transaction hash). webhook.created {webhookId, url, events, description}; webhook.updated {webhookId, and each changed field: url, events, description, enabled, or secretRotated: true with previousSecretExpiresAt}; webhook.deleted {webhookId, url}; webhook.disabled {webhookId, reason, url} (reason gone or failing); wallet.plan_changed {actor, planId, previousPlanId, paidUntil} (actor "operator"). Never a secret, hash, session token, message or signature.',
     }),
   })
   .meta({ id: "KeyEvent" });

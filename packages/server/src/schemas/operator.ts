@@ -123,6 +123,10 @@ export const OPERATOR_ACTIONS = [
   "webhook.created",
   "webhook.updated",
   "webhook.deleted",
+  "plan.created",
+  "plan.updated",
+  "plan.archived",
+  "wallet.plan_changed",
 ] as const;
 
 export const operatorAction = z.enum(OPERATOR_ACTIONS);

@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
 import type { KeyCache } from "./cache.js";
 
-/** The NOTIFY channel; its payload is a key id or `wallet:` + a wallet, never a secret. */
+/** The NOTIFY channel; its payload is a key id, `wallet:` + a wallet or `plans`, never a secret. */
 export const INVALIDATION_CHANNEL = "keyport_key_invalidated";
 
 /** The database handles the bus needs, shaped like the foundation's raw driver. */
@@ -13,9 +13,12 @@ export type InvalidationDriver =
 /** The payload prefix of a wallet-wide change (its limit); key ids start `key_`, so the two never meet. */
 export const WALLET_PAYLOAD_PREFIX = "wallet:";
 
+/** The payload of a plan change: every cached key's plan may be stale (docs/plans.md). */
+export const PLANS_PAYLOAD = "plans";
+
 /**
- * A key changed (`key`), a wallet's limit changed so all its keys' records are stale (`wallet`), or
- * notifications may have been missed and everything is suspect (`all`).
+ * A key changed (`key`), a wallet's limit or plan changed so all its keys' records are stale (`wallet`),
+ * or a plan changed or notifications may have been missed and everything is suspect (`all`).
  */
 export type Invalidation =
   | { kind: "key"; keyId: string }
@@ -53,7 +56,8 @@ export async function createInvalidationBus(
     for (const listener of listeners) listener(event);
   };
   const onPayload = (payload: string): void => {
-    if (payload.startsWith(WALLET_PAYLOAD_PREFIX)) {
+    if (payload === PLANS_PAYLOAD) emit({ kind: "all" });
+    else if (payload.startsWith(WALLET_PAYLOAD_PREFIX)) {
       const wallet = payload.slice(WALLET_PAYLOAD_PREFIX.length);
       if (wallet.length > 0) emit({ kind: "wallet", wallet });
     } else if (payload.length > 0) emit({ kind: "key", keyId: payload });

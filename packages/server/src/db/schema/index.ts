@@ -7,6 +7,7 @@ export { keyVerifications } from "./key-verifications.js";
 export { type OperatorEventRow, operatorEvents } from "./operator-events.js";
 export { type OperatorTokenRow, operatorTokens } from "./operator-tokens.js";
 export { type PaymentRow, payments } from "./payments.js";
+export { type PlanRow, plans } from "./plans.js";
 export { sessions } from "./sessions.js";
 export { siweNonces } from "./siwe-nonces.js";
 export { usageHourly } from "./usage.js";

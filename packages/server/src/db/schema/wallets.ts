@@ -16,6 +16,10 @@ export const wallets = pgTable(
     lastActiveAt: timestamp("last_active_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     suspendedAt: timestamp("suspended_at", { withTimezone: true, precision: 3 }),
     suspendedReason: text("suspended_reason"),
+    /** The wallet's plan (docs/plans.md); null: the default plan. Not a foreign key: plans are never deleted. */
+    planId: text("plan_id"),
+    /** When the wallet returns to the default plan; null: never. Past: on the default plan already (read lazily). */
+    paidUntil: timestamp("paid_until", { withTimezone: true, precision: 3 }),
   },
   (table) => [index("wallets_last_active_idx").on(sql`${table.lastActiveAt} desc`, table.address)],
 );
