@@ -58,6 +58,8 @@ export const slowTests = [
   "test/leak-rules-cli.test.ts",
   // The tRPC verify fast path while PostgreSQL is unreachable: a database of its own, closed mid-test.
   "test/trpc-verify-parity-outage.test.ts",
+  // Two instances with their own PostgreSQL connections, a suspension timed across them, and a restart.
+  "test/wallet-suspension-two-instances.test.ts",
 ];
 
 /**

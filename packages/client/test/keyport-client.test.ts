@@ -144,6 +144,7 @@ describe("createKeyportClient against the real server", () => {
       insufficientPermissions: 0,
       usageExceeded: 0,
       ipNotAllowed: 0,
+      walletSuspended: 0,
     });
     expect(usage.keys).toEqual([
       {
@@ -157,6 +158,7 @@ describe("createKeyportClient against the real server", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
     ]);
     expect(usage.granularity).toBe("hour");

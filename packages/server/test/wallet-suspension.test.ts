@@ -373,6 +373,23 @@ for (const [mode, redisEnv] of modes) {
       expect(text).not.toContain(operator.address.toLowerCase());
     });
 
+    it("is in OpenAPI: both routes under the operator tag with their scope, and the new code", async () => {
+      const { body } = await request(server.baseUrl, "GET", "/openapi.json");
+      const doc = body as {
+        paths: Record<string, Record<string, { tags: string[]; "x-operator-scope"?: string }>>;
+        components: { schemas: Record<string, unknown> };
+      };
+      for (const action of ["suspend", "unsuspend"]) {
+        expect(doc.paths[`/operator/wallets/{wallet}/${action}`]?.post).toMatchObject({
+          tags: ["operator"],
+          "x-operator-scope": "wallets:write",
+        });
+      }
+      const text = JSON.stringify(doc.components.schemas);
+      expect(text).toContain('"WALLET_SUSPENDED"');
+      expect(text).toContain("walletSuspended");
+    });
+
     it("is served over tRPC as operator.wallets.suspend and unsuspend", async () => {
       const owner = await signIn(server.baseUrl);
       const client = trpcClient(server.baseUrl, operatorSession);

@@ -65,6 +65,10 @@ const REFUSALS: Record<Exclude<VerificationCode, "VALID">, Refusal> = {
   },
   RATE_LIMITED: { code: "TOO_MANY_REQUESTS", message: "The API key's rate limit is exhausted: retry later" },
   USAGE_EXCEEDED: { code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" },
+  WALLET_SUSPENDED: {
+    code: "FORBIDDEN",
+    message: "The API key's wallet is suspended by this service's operator",
+  },
 };
 const MISSING: Refusal = {
   code: "UNAUTHORIZED",

@@ -70,6 +70,8 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.wallets.keys": FORWARDED,
   "operator.wallets.events": FORWARDED,
   "operator.wallets.usage": FORWARDED,
+  "operator.wallets.suspend": FORWARDED,
+  "operator.wallets.unsuspend": FORWARDED,
   "operator.keys.revoke": FORWARDED,
   "operator.keys.issue": FORWARDED,
   "operator.payments.list": FORWARDED,
