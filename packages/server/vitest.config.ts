@@ -28,6 +28,8 @@ export const slowTests = [
   "test/migration-0005.test.ts",
   // The same for the migration that creates the wallets table (the operator's wallet list).
   "test/migration-wallets.test.ts",
+  // The same for the named limits: each single limit becomes the one named default.
+  "test/migration-0022.test.ts",
   // The operator-token command: child processes (tsx) over an embedded database of their own.
   "test/operator-token-cli.test.ts",
   // 100,000 payments exported from a server process whose heap is read while the file streams.
@@ -60,6 +62,8 @@ export const slowTests = [
   "test/trpc-verify-parity-outage.test.ts",
   // Two instances with their own PostgreSQL connections, a suspension timed across them, and a restart.
   "test/wallet-suspension-two-instances.test.ts",
+  // Two instances on one database: a plan change made on one reaches the other's key cache.
+  "test/plan-two-instances.test.ts",
 ];
 
 /**

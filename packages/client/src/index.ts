@@ -54,8 +54,10 @@ export type {
   KeyEvent,
   RateLimitUse,
   RecentVerification,
+  Plan,
   RouterInputs,
   RouterOutputs,
   Usage,
   Verification,
+  WalletAccount,
 } from "./types.js";

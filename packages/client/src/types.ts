@@ -31,3 +31,9 @@ export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
 
 /** A wallet's usage over a range: totals, per key and a zero-filled series, by outcome. */
 export type Usage = RouterOutputs["usage"]["get"];
+
+/** A plan the operator sells, as `plans.list` (`GET /plans`) answers it (docs/plans.md). */
+export type Plan = RouterOutputs["plans"]["list"]["plans"][number];
+
+/** A wallet's plan and standing, as `wallets.get` (`GET /wallets/{wallet}`) answers it. */
+export type WalletAccount = RouterOutputs["wallets"]["get"];

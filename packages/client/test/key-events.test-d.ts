@@ -27,6 +27,7 @@ describe("audit event types", () => {
       | "webhook.disabled"
       | "wallet.suspended"
       | "wallet.unsuspended"
+      | "wallet.plan_changed"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();
   });

@@ -53,7 +53,7 @@ describe("Keyport client types", () => {
     } | null>();
     expectTypeOf<Introspection["ratelimit"]>().toEqualTypeOf<{
       name: string;
-      scope: "key" | "wallet";
+      scope: "key" | "wallet" | "plan";
       limit: number;
       remaining: number;
       resetAt: Date;
@@ -86,14 +86,15 @@ describe("Keyport client types", () => {
     expectTypeOf<Verification["keyId"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Verification["ratelimit"]>().toEqualTypeOf<{
       name: string;
-      scope: "key" | "wallet";
+      scope: "key" | "wallet" | "plan";
       limit: number;
       remaining: number;
       resetAt: Date;
     } | null>();
     expectTypeOf<Verification["ratelimits"]>().toEqualTypeOf<
-      { name: string; scope: "key" | "wallet"; limit: number; remaining: number; resetAt: Date }[]
+      { name: string; scope: "key" | "wallet" | "plan"; limit: number; remaining: number; resetAt: Date }[]
     >();
+    expectTypeOf<Verification["plan"]>().toEqualTypeOf<{ id: string; name: string } | null>();
     expectTypeOf(keyport.keys.verify.mutate).returns.resolves.toEqualTypeOf<Verification>();
     expectTypeOf<Usage>().not.toBeAny();
     expectTypeOf<Usage["granularity"]>().toEqualTypeOf<"hour" | "day">();

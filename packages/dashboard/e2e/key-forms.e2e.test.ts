@@ -39,7 +39,7 @@ describe("key forms and their feedback", () => {
     await dialog.getByRole("textbox", { name: "Metadata (optional)" }).fill("{");
     await dialog.getByRole("button", { name: "Create" }).click();
 
-    const name = dialog.getByRole("textbox", { name: "Name" });
+    const name = dialog.getByRole("textbox", { name: "Name", exact: true });
     await expect.poll(() => name.getAttribute("aria-invalid")).toBe("true");
     expect(await focusedLabel(page)).toBe("Name");
     expect(await description(name)).toBe("Give the key a name.");

@@ -26,7 +26,7 @@ async function fillLimit(
   row: Locator,
   limit: { name?: string; requests: string; per: string; everyRequest?: boolean },
 ) {
-  if (limit.name !== undefined) await row.getByRole("textbox", { name: "Name" }).fill(limit.name);
+  if (limit.name !== undefined) await row.getByRole("textbox", { name: "Limit name" }).fill(limit.name);
   await row.getByRole("spinbutton", { name: "Requests" }).fill(limit.requests);
   await row.getByRole("spinbutton", { name: "Per seconds" }).fill(limit.per);
   if (limit.everyRequest === false)
@@ -44,21 +44,21 @@ describe("a key's named rate limits in the browser", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole("button", { name: "Create key" }).click();
     const dialog = page.getByRole("dialog", { name: "Create key" });
-    await dialog.getByRole("textbox", { name: "Name" }).fill("limits e2e");
+    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("limits e2e");
     await dialog.getByRole("button", { name: "Add a limit" }).click();
     // The first row is named default, as the single-limit shape calls it.
     const first = dialog.getByRole("group", { name: "Limit 1" });
-    expect(await first.getByRole("textbox", { name: "Name" }).inputValue()).toBe("default");
+    expect(await first.getByRole("textbox", { name: "Limit name" }).inputValue()).toBe("default");
     await fillLimit(first, { requests: "3", per: "86400" });
     await dialog.getByRole("button", { name: "Add a limit" }).click();
     const second = dialog.getByRole("group", { name: "Limit 2" });
     // A name used twice is refused beside the second row's name, before any request.
     await fillLimit(second, { name: "default", requests: "1000", per: "3600", everyRequest: false });
     await dialog.getByRole("button", { name: "Create" }).click();
-    const secondName = second.getByRole("textbox", { name: "Name" });
+    const secondName = second.getByRole("textbox", { name: "Limit name" });
     await expect.poll(() => secondName.getAttribute("aria-invalid")).toBe("true");
     await dialog.getByText("The name “default” is used twice.").waitFor();
-    expect(await first.getByRole("textbox", { name: "Name" }).getAttribute("aria-invalid")).toBeNull();
+    expect(await first.getByRole("textbox", { name: "Limit name" }).getAttribute("aria-invalid")).toBeNull();
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/limits-form-1280.png` });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await secondName.fill("tokens");
@@ -77,8 +77,8 @@ describe("a key's named rate limits in the browser", () => {
         ),
       )) as string[][];
     await expect.poll(limitsNow).toEqual([
-      ["default", "3 per day", "every request", "0 of 3"],
-      ["tokens", "1,000 per hour", "requests naming it", "0 of 1,000"],
+      ["default", "0 of 3", "3 per day", "every request"],
+      ["tokens", "0 of 1,000", "1,000 per hour", "requests naming it"],
     ]);
 
     // Edit the list: the default limit tightened, a third one added.
@@ -94,9 +94,9 @@ describe("a key's named rate limits in the browser", () => {
     await edit.getByRole("button", { name: "Save" }).click();
     await edit.waitFor({ state: "hidden" });
     await expect.poll(limitsNow).toEqual([
-      ["default", "2 per day", "every request", "0 of 2"],
-      ["tokens", "1,000 per hour", "requests naming it", "0 of 1,000"],
-      ["hourly", "100 per hour", "every request", "0 of 100"],
+      ["default", "0 of 2", "2 per day", "every request"],
+      ["tokens", "0 of 1,000", "1,000 per hour", "requests naming it"],
+      ["hourly", "0 of 100", "100 per hour", "every request"],
     ]);
 
     // Two verifications that spend tokens, then one the default limit refuses.
@@ -105,9 +105,9 @@ describe("a key's named rate limits in the browser", () => {
     expect(await verify(stack.serverUrl, secret)).toBe("RATE_LIMITED");
     await limits.getByRole("button", { name: "Refresh limits" }).click();
     await expect.poll(limitsNow).toEqual([
-      ["default", "2 per day", "every request", "2 of 2"],
-      ["tokens", "1,000 per hour", "requests naming it", "500 of 1,000"],
-      ["hourly", "100 per hour", "every request", "2 of 100"],
+      ["default", "2 of 2", "2 per day", "every request"],
+      ["tokens", "500 of 1,000", "1,000 per hour", "requests naming it"],
+      ["hourly", "2 of 100", "100 per hour", "every request"],
     ]);
 
     const recent = page.getByRole("region", { name: "Recent verifications" });

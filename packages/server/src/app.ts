@@ -112,12 +112,17 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
   });
   const rawQuery = createRawQuery(database.driver);
   const metrics = createServerMetrics(database);
-  const verification = await createVerificationServices(env, database, rawQuery, logger, metrics).catch(
-    async (error: unknown) => {
-      if (!options.database) await database.close();
-      throw error;
-    },
-  );
+  const verification = await createVerificationServices(
+    env,
+    database,
+    rawQuery,
+    logger,
+    metrics,
+    planSettings.defaultPlanId,
+  ).catch(async (error: unknown) => {
+    if (!options.database) await database.close();
+    throw error;
+  });
   metrics.watch({ cache: verification.cache, usage: verification.usage });
   // Known once `listen` has bound a port (port 0 picks one).
   let baseUrl: string | undefined;

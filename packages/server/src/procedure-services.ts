@@ -91,7 +91,7 @@ export function createProcedureServices(
     introspection: createKeyIntrospection({
       isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
       hashKey,
-      loadKeyByHash: (hash) => loadKeyByHash(db, hash),
+      loadKeyByHash: (hash) => loadKeyByHash(db, hash, planSettings.defaultPlanId),
       limits: verification.limits,
       credits: verification.credits,
       limit: createIntrospectionLimit(perClient(), env.NONCE_RATE_LIMIT),

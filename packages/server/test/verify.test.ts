@@ -19,6 +19,7 @@ const NOT_FOUND = {
   permissions: [],
   credits: null,
   meta: null,
+  plan: null,
 };
 
 describeDatabases("key verification", (target) => {
@@ -55,6 +56,7 @@ describeDatabases("key verification", (target) => {
         permissions: [],
         credits: null,
         meta: null,
+        plan: { id: "free", name: "Free" },
       });
     });
 

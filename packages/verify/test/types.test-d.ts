@@ -38,15 +38,22 @@ interface PinnedVerificationJson {
   expiresAt: string | null;
   ratelimit: {
     name: string;
-    scope: "key" | "wallet";
+    scope: "key" | "wallet" | "plan";
     limit: number;
     remaining: number;
     resetAt: string;
   } | null;
-  ratelimits: { name: string; scope: "key" | "wallet"; limit: number; remaining: number; resetAt: string }[];
+  ratelimits: {
+    name: string;
+    scope: "key" | "wallet" | "plan";
+    limit: number;
+    remaining: number;
+    resetAt: string;
+  }[];
   permissions: string[];
   credits: { remaining: number; purchased: number; refillAt: string | null } | null;
   meta: { [key: string]: JsonValue } | null;
+  plan: { id: string; name: string } | null;
 }
 
 describe("the verification's types", () => {
@@ -79,7 +86,7 @@ describe("the verification's types", () => {
       expectTypeOf(result.keyId).toEqualTypeOf<string>();
       expectTypeOf(result.ratelimit).toEqualTypeOf<{
         name: string;
-        scope: "key" | "wallet";
+        scope: "key" | "wallet" | "plan";
         limit: number;
         remaining: number;
         resetAt: string;

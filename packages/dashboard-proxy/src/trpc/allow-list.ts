@@ -77,6 +77,24 @@ export const PROCEDURE_FORWARDING: Readonly<Record<AppProcedurePath, Forwarding>
   "operator.payments.list": FORWARDED,
   "operator.payments.totals": FORWARDED,
   "operator.usage.get": FORWARDED,
+  "operator.webhooks.list": FORWARDED,
+  "operator.webhooks.create": FORWARDED,
+  "operator.webhooks.get": FORWARDED,
+  "operator.webhooks.update": FORWARDED,
+  "operator.webhooks.delete": FORWARDED,
+  "operator.webhooks.rotateSecret": FORWARDED,
+  "operator.webhooks.test": FORWARDED,
+  "operator.webhooks.deliveries": FORWARDED,
+  "operator.webhooks.redeliver": FORWARDED,
+  "operator.plans.list": FORWARDED,
+  "operator.plans.create": FORWARDED,
+  "operator.plans.update": FORWARDED,
+  "operator.plans.archive": FORWARDED,
+  "operator.plans.setWalletPlan": FORWARDED,
+  "operator.plans.walletPlan": FORWARDED,
+  // The plans on offer (public) and the session's wallet's plan (docs/plans.md).
+  "plans.list": FORWARDED,
+  "wallets.get": FORWARDED,
 };
 
 /** The procedures a browser may call through the proxy's `/trpc` (see `PROCEDURE_FORWARDING`). */

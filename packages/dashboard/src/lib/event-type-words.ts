@@ -16,6 +16,7 @@ const EVENT_TYPE_WORDS: Record<WebhookEventType, string> = {
   "webhook.disabled": "Another endpoint disabled",
   "wallet.suspended": "Wallet suspended",
   "wallet.unsuspended": "Wallet suspension lifted",
+  "wallet.plan_changed": "Plan changed",
 };
 
 /**

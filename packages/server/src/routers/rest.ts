@@ -29,6 +29,13 @@ import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payme
 import { deploymentUsageInput } from "../schemas/operator-usage.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
 import {
+  createOperatorWebhookInput,
+  listOperatorWebhooksInput,
+  operatorWebhookInput,
+  redeliverOperatorWebhookInput,
+  updateOperatorWebhookInput,
+} from "../schemas/operator-webhooks.js";
+import {
   getWalletAccountInput,
   operatorListPlansInput,
   planIdInput,
@@ -64,6 +71,7 @@ import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorUsageHttp } from "./operator/usage.js";
 import { walletSuspensionHttp } from "./operator/wallet-suspension.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
+import { operatorWebhooksHttp } from "./operator/webhooks.js";
 import { plansHttp } from "./plans.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
@@ -187,5 +195,32 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ),
   restRoute(operatorPlansHttp.walletPlan, getWalletAccountInput, (caller, input) =>
     caller.operator.plans.walletPlan(input),
+  ),
+  restRoute(operatorWebhooksHttp.list, listOperatorWebhooksInput, (caller, input) =>
+    caller.operator.webhooks.list(input),
+  ),
+  restRoute(operatorWebhooksHttp.create, createOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.create(input),
+  ),
+  restRoute(operatorWebhooksHttp.get, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.get(input),
+  ),
+  restRoute(operatorWebhooksHttp.update, updateOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.update(input),
+  ),
+  restRoute(operatorWebhooksHttp.delete, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.delete(input),
+  ),
+  restRoute(operatorWebhooksHttp.rotateSecret, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.rotateSecret(input),
+  ),
+  restRoute(operatorWebhooksHttp.test, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.test(input),
+  ),
+  restRoute(operatorWebhooksHttp.deliveries, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.deliveries(input),
+  ),
+  restRoute(operatorWebhooksHttp.redeliver, redeliverOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.redeliver(input),
   ),
 ];

@@ -15,7 +15,7 @@ export const introspectKeyInput = z.object({
 export const introspectionRateLimit = z
   .object({
     name: z.string().meta({ description: "The limit's name" }),
-    scope: z.enum(["key", "wallet"]),
+    scope: z.enum(["key", "wallet", "plan"]),
     limit: z.number().int(),
     remaining: z
       .number()

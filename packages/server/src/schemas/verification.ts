@@ -69,7 +69,9 @@ export const verifyKeyInput = z.object({
 export const verificationRateLimit = z
   .object({
     name: z.string().meta({ description: "The limit's name (`default` for the single-limit shape)" }),
-    scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+    scope: z.enum(["key", "wallet", "plan"]).meta({
+      description: "Whose limit: the key's own, its wallet's, or its wallet's plan's (docs/plans.md)",
+    }),
     limit: z.number().int(),
     remaining: z.number().int().meta({
       description:
@@ -121,6 +123,9 @@ export const verification = z
           "The key's balance after this verification; null when the key has no credits, or the checks stopped before credits (REVOKED, EXPIRED, IP_NOT_ALLOWED, INSUFFICIENT_PERMISSIONS)",
       }),
     meta: meta.nullable().meta({ description: "The key's meta; null when it has none" }),
+    plan: z.object({ id: z.string(), name: z.string() }).nullable().meta({
+      description: "The plan of the key's wallet at this verification (docs/plans.md); null for NOT_FOUND",
+    }),
   })
   .meta({ id: "Verification" });
 

@@ -1,5 +1,5 @@
 import type { IpAllowList } from "../keys/ip-allow-list.js";
-import type { AppliedLimit } from "../ratelimit/applied-limits.js";
+import type { AppliedLimit, PlanLimits } from "../ratelimit/applied-limits.js";
 import type { KeyMeta } from "../schemas/key-policy.js";
 import type { NamedRateLimit } from "../schemas/rate-limits.js";
 
@@ -31,4 +31,18 @@ export interface KeyRecord {
    * wallet's cached keys are forgotten on every instance when it changes.
    */
   suspended: boolean;
+  /** The wallet's plan when the key was loaded (docs/plans.md); absent: no plan applies. */
+  plan?: KeyPlan | undefined;
+}
+
+/** What verification applies of the wallet's plan, read with the key. */
+export interface KeyPlan {
+  id: string;
+  name: string;
+  /** The patterns the plan grants; null when it grants any (`["*"]`), so the check costs nothing. */
+  permissions: readonly string[] | null;
+  /** Its wallet-wide limits and the limit on each key (already in the record's `autoLimits`). */
+  limits: PlanLimits;
+  /** Epoch ms when the wallet's paid plan ends and the default plan applies; null: never. */
+  until: number | null;
 }

@@ -62,6 +62,8 @@ export async function createVerificationServices(
   rawQuery: RawQuery,
   logger: Logger,
   metrics: ServerMetrics,
+  /** The default plan's id: a key's wallet on no other plan verifies under it (docs/plans.md). */
+  defaultPlanId: string | null = null,
 ): Promise<VerificationServices> {
   const cache = createKeyCache({ max: env.KEY_CACHE_MAX, ttlMs: env.KEY_CACHE_TTL_MS });
   const bus = await createInvalidationBus(database.driver);
@@ -124,7 +126,7 @@ export async function createVerificationServices(
   const verifier = createKeyVerifier({
     isWellFormed: (key) => isWellFormedKey(key, env.KEY_PREFIX),
     hashKey,
-    loadKeyByHash: (hash) => loadKeyByHash(database.db, hash),
+    loadKeyByHash: (hash) => loadKeyByHash(database.db, hash, defaultPlanId),
     cache,
     limits,
     credits,

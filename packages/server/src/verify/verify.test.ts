@@ -124,6 +124,7 @@ describe("verifyKey", () => {
       permissions: [],
       credits: null,
       meta: null,
+      plan: null,
     });
   });
 
@@ -143,6 +144,7 @@ describe("verifyKey", () => {
         permissions: [],
         credits: null,
         meta: null,
+        plan: null,
       });
     }
     expect(w.loads()).toBe(0);

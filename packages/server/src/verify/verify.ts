@@ -10,7 +10,7 @@ import type { UsageBuffer } from "../usage/buffer.js";
 import type { UsageOutcome } from "../usage/outcome.js";
 import type { KeyCache } from "./cache.js";
 import type { CreditsResult, CreditsStore } from "./credits-store.js";
-import type { KeyRecord } from "./key-record.js";
+import type { KeyPlan, KeyRecord } from "./key-record.js";
 
 /** What the verifier is built from; every piece is injected so the hot path is testable alone. */
 export interface KeyVerifierDeps {
@@ -84,7 +84,21 @@ const NOT_FOUND: Verification = Object.freeze({
   permissions: [],
   credits: null,
   meta: null,
+  plan: null,
 });
+
+/** The answer's `plan` of a record: one object per plan a record carries (none allocated per answer). */
+const planAnswers = new WeakMap<KeyPlan, { id: string; name: string }>();
+function planOf(record: KeyRecord): Verification["plan"] {
+  const plan = record.plan;
+  if (plan === undefined) return null;
+  let view = planAnswers.get(plan);
+  if (view === undefined) {
+    view = Object.freeze({ id: plan.id, name: plan.name });
+    planAnswers.set(plan, view);
+  }
+  return view;
+}
 
 /** The limits' verdict on one request: the applied limits and their counts after it (empty: none). */
 interface LimitsVerdict {
@@ -175,6 +189,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
           ? null
           : { remaining: balance.remaining, purchased: balance.purchased, refillAt: balance.refillAt },
       meta: record.meta,
+      plan: planOf(record),
     };
   }
 
@@ -196,6 +211,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         permissions: record.permissions,
         credits: null,
         meta: record.meta,
+        plan: planOf(record),
       };
       validAnswers.set(record, Object.freeze(valid));
     }
@@ -223,14 +239,20 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     let applied = record.autoLimits;
     const asked = ask?.ratelimits;
     if (asked !== undefined && asked.length > 0) {
-      const plan = askedLimits(record.id, record.rateLimits, record.walletRateLimits, asked);
-      if (plan.unknown !== undefined) {
+      const found = askedLimits(
+        record.id,
+        record.rateLimits,
+        record.walletRateLimits,
+        asked,
+        record.plan?.limits,
+      );
+      if (found.unknown !== undefined) {
         throw new TRPCError({
           code: "BAD_REQUEST",
-          message: `Neither this key nor its wallet has a rate limit named ${JSON.stringify(plan.unknown)}`,
+          message: `Neither this key nor its wallet has a rate limit named ${JSON.stringify(found.unknown)}`,
         });
       }
-      applied = plan.applied;
+      applied = found.applied;
     }
     if (applied.length === 0) return UNLIMITED;
     const outcome = limits.apply(record.wallet, applied, atMs);
@@ -307,7 +329,13 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))
       return answer(record, "IP_NOT_ALLOWED", atMs, UNLIMITED, null, deadline, options);
     const wanted = options?.permissions;
-    if (wanted !== undefined && wanted.length > 0 && !holdsAll(record.permissions, wanted))
+    // Granted only when both the key and its wallet's plan grant it (docs/plans.md#permissions).
+    const planGrants = record.plan?.permissions ?? null;
+    if (
+      wanted !== undefined &&
+      wanted.length > 0 &&
+      (!holdsAll(record.permissions, wanted) || (planGrants !== null && !holdsAll(planGrants, wanted)))
+    )
       return answer(record, "INSUFFICIENT_PERMISSIONS", atMs, UNLIMITED, null, deadline, options);
     const cost = options?.cost ?? 1;
     const verdict = applyLimits(record, options, atMs);
@@ -368,8 +396,18 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
         return notFound();
       }
       if (cached !== undefined) {
-        metrics.cacheLookup("hit");
-        return decide(cached, options, deadline);
+        // A paid plan that ended since the key was cached: read it again, under the default plan.
+        const until = cached.plan?.until ?? null;
+        if (until === null || until > now()) {
+          metrics.cacheLookup("hit");
+          return decide(cached, options, deadline);
+        }
+        cache.invalidate(cached.id);
+        metrics.cacheLookup("miss");
+        return load(hash).then(
+          (record) => (record === null ? notFound() : decide(record, options, deadline)),
+          failed,
+        );
       }
       if (!isWellFormed(key)) return notFound();
       metrics.cacheLookup("miss");

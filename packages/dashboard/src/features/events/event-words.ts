@@ -25,6 +25,7 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "webhook.disabled": "Webhook endpoint disabled",
   "wallet.suspended": "Wallet suspended by the operator",
   "wallet.unsuspended": "Wallet suspension lifted by the operator",
+  "wallet.plan_changed": "Plan changed",
 };
 
 /** The action in words: "Key created", "Signed in" (the action filter's options). */

@@ -52,9 +52,9 @@ export function KeyLimitUse({ keyId }: { keyId: string }) {
             <thead>
               <tr>
                 <th scope="col">Limit</th>
+                <th scope="col">Used now</th>
                 <th scope="col">Of</th>
                 <th scope="col">Applies to</th>
-                <th scope="col">Used now</th>
                 <th scope="col">Window ends</th>
               </tr>
             </thead>
@@ -65,8 +65,6 @@ export function KeyLimitUse({ keyId }: { keyId: string }) {
                     <code>{limit.name}</code>{" "}
                     {limit.scope === "wallet" ? <span className="muted">(wallet)</span> : null}
                   </th>
-                  <td>{describeRateLimit(limit)}</td>
-                  <td>{limit.autoApply ? "every request" : "requests naming it"}</td>
                   <td>
                     <meter
                       className="limit-meter"
@@ -78,6 +76,8 @@ export function KeyLimitUse({ keyId }: { keyId: string }) {
                     />{" "}
                     {`${formatCount(limit.used)} of ${formatCount(limit.limit)}`}
                   </td>
+                  <td>{describeRateLimit(limit)}</td>
+                  <td>{limit.autoApply ? "every request" : "requests naming it"}</td>
                   <td>
                     <RelativeTime value={limit.resetAt} now={now} empty="" />
                   </td>

@@ -32,7 +32,7 @@ export function RateLimitRows({
           <fieldset key={row.id} className="limit-row">
             <legend className="visually-hidden">{`Limit ${index + 1}`}</legend>
             <label className="field limit-name">
-              <span id={form.labelId(limitField(index, "name"))}>Name</span>
+              <span id={form.labelId(limitField(index, "name"))}>Limit name</span>
               <input
                 type="text"
                 autoCapitalize="none"
