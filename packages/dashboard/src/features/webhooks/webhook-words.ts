@@ -16,6 +16,7 @@ export const EVENT_GROUPS: readonly { label: string; events: readonly WebhookEve
   { label: "Keys", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("key.")) },
   { label: "Credits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("credits.")) },
   { label: "Limits", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("limits.")) },
+  { label: "Wallet", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("wallet.")) },
   { label: "Endpoints", events: WEBHOOK_EVENT_TYPES.filter((event) => event.startsWith("webhook.")) },
 ];
 
