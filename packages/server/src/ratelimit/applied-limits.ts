@@ -99,18 +99,30 @@ export function askedLimits(
 }
 
 /**
- * Every limit of a key and of its wallet, auto-applied or not, at cost 0 (read, never spent): what
- * the key page's live use shows (ratelimit/limit-use.ts).
+ * Every limit of a key, of its wallet and of its plan, auto-applied or not, at cost 0 (read, never
+ * spent), in the answers' order: what the key page's live use shows (ratelimit/limit-use.ts).
  */
 export function everyLimit(
   keyId: string,
   own: readonly NamedRateLimit[],
   wallet: readonly NamedRateLimit[],
+  plan: PlanLimits = NO_PLAN_LIMITS,
 ): Array<AppliedLimit & { autoApply: boolean }> {
-  return [
-    ...own.map((limit) => ({ ...appliedLimit("key", keyId, limit, 0), autoApply: limit.autoApply })),
-    ...wallet.map((limit) => ({ ...appliedLimit("wallet", keyId, limit, 0), autoApply: limit.autoApply })),
-  ];
+  return levels(own, wallet, plan).map(([level, limit]) => ({
+    ...appliedLimit(level, keyId, limit, 0),
+    autoApply: limit.autoApply,
+  }));
+}
+
+/** A plan's limits from its stored fields (its `keyRateLimit` as the auto-applied limit named `plan_key`). */
+export function planLimitsOf(
+  rateLimits: readonly NamedRateLimit[] | null,
+  keyRateLimit: { limit: number; windowSeconds: number } | null,
+): PlanLimits {
+  return {
+    rateLimits: rateLimits ?? [],
+    keyLimit: keyRateLimit === null ? null : { name: PLAN_KEY_LIMIT_NAME, ...keyRateLimit, autoApply: true },
+  };
 }
 
 /** A key record's limit fields from its own, its wallet's and its plan's lists. */

@@ -1,11 +1,11 @@
 import type { RateLimitUse } from "../schemas/key-rate-limit-use.js";
 import type { NamedRateLimit } from "../schemas/rate-limits.js";
-import { everyLimit } from "./applied-limits.js";
+import { everyLimit, NO_PLAN_LIMITS, type PlanLimits } from "./applied-limits.js";
 import type { LimitStore } from "./limit-store.js";
 import { remainingOf, weightedPrevious, windowStartMs } from "./sliding-window.js";
 
 /**
- * The live use of every limit of a key and of its wallet, read (never spent) from the counters
+ * The live use of every limit of a key, of its wallet and of its plan, read (never spent) from the counters
  * verification spends (docs/verifying-keys.md#sliding-windows).
  * @example await readLimitUse(limits, wallet, key.id, key.rateLimits, walletLimits, Date.now())
  */
@@ -16,8 +16,9 @@ export async function readLimitUse(
   own: readonly NamedRateLimit[],
   walletLimits: readonly NamedRateLimit[],
   atMs: number,
+  plan: PlanLimits = NO_PLAN_LIMITS,
 ): Promise<RateLimitUse[]> {
-  const checks = everyLimit(keyId, own, walletLimits);
+  const checks = everyLimit(keyId, own, walletLimits, plan);
   if (checks.length === 0) return [];
   const counts = await store.peek(wallet, checks, atMs);
   return checks.map((check, i) => {

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { planLimitsOf } from "../ratelimit/applied-limits.js";
 import { readLimitUse } from "../ratelimit/limit-use.js";
 import { keyRateLimitUseDescription } from "../schemas/descriptions/key-rate-limit-use.js";
 import { keyRateLimitUseInput, keyRateLimitUseOutput } from "../schemas/key-rate-limit-use.js";
@@ -30,7 +31,10 @@ export const keyRateLimitUse = sessionProcedure
     const now = new Date();
     const apiKey = await ctx.keys.get({ id: input.id, wallet: ctx.wallet, now });
     if (apiKey === null) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
-    const walletLimits = await ctx.limits.get(ctx.wallet);
+    const [walletLimits, plan] = await Promise.all([
+      ctx.limits.get(ctx.wallet),
+      ctx.plans.ofWallet(ctx.wallet, now),
+    ]);
     const ratelimits = await readLimitUse(
       ctx.limitWindows,
       ctx.wallet,
@@ -38,6 +42,7 @@ export const keyRateLimitUse = sessionProcedure
       apiKey.rateLimits,
       walletLimits,
       now.getTime(),
+      planLimitsOf(plan.row.rateLimits, plan.row.keyRateLimit),
     );
     return { ratelimits };
   });

@@ -9,7 +9,11 @@ export const keyRateLimitUseInput = z.object({ id: keyId });
 export const rateLimitUse = z
   .object({
     name: limitName,
-    scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+    scope: z
+      .enum(["key", "wallet", "plan"])
+      .meta({
+        description: "Whose limit: the key's own, its wallet's, or its wallet's plan's (docs/plans.md)",
+      }),
     limit: z.number().int(),
     windowSeconds: z.number().int(),
     autoApply: z.boolean(),
@@ -28,7 +32,8 @@ export const rateLimitUse = z
 /** Output of keys.rateLimitUse. */
 export const keyRateLimitUseOutput = z.object({
   ratelimits: z.array(rateLimitUse).meta({
-    description: "Every limit a verification of this key may apply, the key's own first, then its wallet's",
+    description:
+      "Every limit a verification of this key may apply, the key's own first, then its wallet's, then its plan's",
   }),
 });
 

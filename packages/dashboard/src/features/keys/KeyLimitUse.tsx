@@ -63,7 +63,7 @@ export function KeyLimitUse({ keyId }: { keyId: string }) {
                 <tr key={`${limit.scope}:${limit.name}`}>
                   <th scope="row">
                     <code>{limit.name}</code>{" "}
-                    {limit.scope === "wallet" ? <span className="muted">(wallet)</span> : null}
+                    {limit.scope === "key" ? null : <span className="muted">({limit.scope})</span>}
                   </th>
                   <td>
                     <meter

@@ -63,7 +63,7 @@ export function RecentVerifications({ keyId }: { keyId: string }) {
                       <>
                         {" by "}
                         <code>{row.refusedBy.name}</code>
-                        {row.refusedBy.scope === "wallet" ? " (wallet)" : null}
+                        {row.refusedBy.scope === "key" ? null : ` (${row.refusedBy.scope})`}
                       </>
                     )}
                   </td>
