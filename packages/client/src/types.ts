@@ -32,6 +32,12 @@ export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
 /** A wallet's usage over a range: totals, per key and a zero-filled series, by outcome. */
 export type Usage = RouterOutputs["usage"]["get"];
 
+/** A settled payment as the operator API lists it: `kind` (`top_up` or `plan`), `keyId` (null for a plan), `planId`, `days`. */
+export type OperatorPayment = RouterOutputs["operator"]["payments"]["list"]["payments"][number];
+
+/** One of the deployment's own webhook endpoints (`operator.webhooks.*`), never its secret. */
+export type OperatorWebhook = RouterOutputs["operator"]["webhooks"]["get"]["webhook"];
+
 /** A plan the operator sells, as `plans.list` (`GET /plans`) answers it (docs/plans.md). */
 export type Plan = RouterOutputs["plans"]["list"]["plans"][number];
 

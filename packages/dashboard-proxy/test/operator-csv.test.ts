@@ -73,6 +73,11 @@ describe("GET /api/operator/payments.csv", () => {
     const bad = await proxy.call("/api/operator/payments.csv?from=yesterday", { headers: { cookie } });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text)).toMatchObject({ code: "BAD_REQUEST" });
+    // The kind goes on to the server, which refuses one it does not know.
+    const kind = await proxy.call("/api/operator/payments.csv?kind=gift", { headers: { cookie } });
+    expect(kind.status).toBe(400);
+    const plans = await proxy.call("/api/operator/payments.csv?kind=plan", { headers: { cookie } });
+    expect(plans.status).toBe(200);
 
     const other = await signIn(newAccount());
     const refused = await proxy.call("/api/operator/payments.csv", { headers: { cookie: other.cookie } });

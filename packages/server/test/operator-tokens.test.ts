@@ -132,7 +132,9 @@ describeDatabases("operator tokens", (target) => {
     const { secret } = await createToken(["wallets:read"]);
     const unknown = `kpo_${"A".repeat(32)}${secret.slice(-6)}`;
     expect((await listEvents(unknown)).status).toBe(401);
-    expect((await listEvents(`${secret.slice(0, -1)}x`)).status).toBe(401);
+    // The last character changed (to one it is not), so the checksum no longer matches.
+    const typo = `${secret.slice(0, -1)}${secret.endsWith("x") ? "y" : "x"}`;
+    expect((await listEvents(typo)).status).toBe(401);
   });
 
   it("refuses an unknown scope, a repeated one and none with 400, before anything is stored", async () => {

@@ -242,4 +242,33 @@ describeDatabases("operator webhooks", (target) => {
     const stored = await target.database.db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
     expect(stored[0]?.wallet).toBe("operator");
   });
+
+  it("a suspension and its lifting reach the operator's endpoint as wallet.suspended and wallet.unsuspended", async () => {
+    const ops = await startWebhookReceiver([]);
+    try {
+      const { secret } = await createHook(ops.url, ["wallet.suspended", "wallet.unsuspended"]);
+      ops.setSecrets([secret]);
+      const member = await signIn(server.baseUrl);
+      const suspend = await call("POST", `/operator/wallets/${member.wallet}/suspend`, { reason: "abuse" });
+      expect(suspend.status, JSON.stringify(suspend.body)).toBe(200);
+      const suspended = await pollFor(() =>
+        ops.received.find((got) => got.body.includes('"wallet.suspended"')),
+      );
+      expect(suspended.verifiedBy).toEqual([secret]);
+      expect(JSON.parse(suspended.body)).toMatchObject({
+        type: "wallet.suspended",
+        data: { wallet: member.wallet, suspended: { reason: "abuse" } },
+      });
+      expect(
+        (await call("POST", `/operator/wallets/${member.wallet}/unsuspend`, { reason: "ok" })).status,
+      ).toBe(200);
+      await pollFor(() => ops.received.find((got) => got.body.includes('"wallet.unsuspended"')));
+      expect(ops.received.map((got) => JSON.parse(got.body).type)).toEqual([
+        "wallet.suspended",
+        "wallet.unsuspended",
+      ]);
+    } finally {
+      await ops.close();
+    }
+  });
 });

@@ -3,7 +3,8 @@ import { createServer } from "node:net";
 import { request } from "@keyport/test-support/http";
 import { buildSiweMessage, fetchNonce, newAccount, postVerify, signIn } from "@keyport/test-support/siwe";
 import { TRPCClientError } from "@trpc/client";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import postgres from "postgres";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { payments, sessions, webhookMessages, webhooks } from "../src/db/schema/index.js";
@@ -261,6 +262,46 @@ for (const [mode, redisEnv] of modes) {
       const back = await signIn(server.baseUrl, owner.account);
       expect((await request(server.baseUrl, "GET", "/auth/session", { token: back.token })).status).toBe(200);
     });
+
+    it.runIf(target.kind === "postgres")(
+      "refuses a sign-in that a suspension overtook mid-way, leaving no live session",
+      async () => {
+        const owner = await signIn(server.baseUrl);
+        const message = buildSiweMessage(owner.account, await fetchNonce(server.baseUrl));
+        // A suspension, as the operator's transaction makes it, held open while the sign-in runs: the
+        // sign-in's check before its session reads nothing yet, and its session waits on the wallet's row.
+        const sql = postgres(target.url, { max: 1 });
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let written = () => {};
+        const writing = new Promise<void>((resolve) => {
+          written = resolve;
+        });
+        const suspension = sql.begin(async (tx) => {
+          await tx`update wallets set suspended_at = now(), suspended_reason = 'race' where address = ${owner.wallet}`;
+          await tx`update sessions set revoked_at = now() where wallet = ${owner.wallet} and revoked_at is null`;
+          written();
+          await held;
+        });
+        await writing;
+        const signing = postVerify(server.baseUrl, owner.account, message);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        release();
+        await suspension;
+        const refused = await signing;
+        await sql.end();
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ code: "FORBIDDEN", reason: "WALLET_SUSPENDED" });
+        const live = await target.database.db
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.wallet, owner.wallet), isNull(sessions.revokedAt)));
+        expect(live).toEqual([]);
+        await unsuspend(owner.wallet, {});
+      },
+    );
 
     it("refuses top-ups and quotes before any payment is looked at: no payment is recorded", async () => {
       const owner = await signIn(server.baseUrl);

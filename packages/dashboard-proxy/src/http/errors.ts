@@ -19,7 +19,9 @@ export interface ApiError extends ErrorEnvelope {
  */
 export function errorResponse(error: ApiError, requestId?: string): Response {
   const status = statusOf(error.code);
-  const body = withRequestId(status, errorBody(error.code, error.message, error.issues), requestId);
+  // A refusal's reason (e.g. a suspended wallet's sign-in, WALLET_SUSPENDED) passes on as the server gave it.
+  const refusal = error.reason === undefined ? undefined : { reason: error.reason, details: error.details };
+  const body = withRequestId(status, errorBody(error.code, error.message, error.issues, refusal), requestId);
   return new Response(JSON.stringify(body), {
     status,
     headers: {

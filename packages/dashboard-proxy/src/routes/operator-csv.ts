@@ -27,8 +27,8 @@ export const PAYMENTS_CSV_PATH = "/api/operator/payments.csv";
  */
 export const CSV_TIMEOUT_MS = 10 * 60_000;
 
-// The range is all the server reads; nothing else of the browser's query goes on.
-const RANGE_PARAMS = ["from", "to"];
+// The range and the kind are all the server reads; nothing else of the browser's query goes on.
+const RANGE_PARAMS = ["from", "to", "kind"];
 const RESPONSE_HEADERS = ["content-type", "content-disposition", "cache-control"];
 
 /**

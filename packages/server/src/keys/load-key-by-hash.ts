@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { apiKeys, plans, walletLimits, wallets } from "../db/schema/index.js";
-import { autoAppliedLimits, PLAN_KEY_LIMIT_NAME, type PlanLimits } from "../ratelimit/applied-limits.js";
+import { autoAppliedLimits, planLimitsOf } from "../ratelimit/applied-limits.js";
 import type { KeyPlan, KeyRecord } from "../verify/key-record.js";
 import { compileIpAllowList } from "./ip-allow-list.js";
 
@@ -61,11 +61,7 @@ export async function loadKeyByHash(
   const wallet = walletRateLimits ?? [];
   let plan: KeyPlan | undefined;
   if (planId !== null && planName !== null) {
-    const limits: PlanLimits = {
-      rateLimits: planRateLimits ?? [],
-      keyLimit:
-        planKeyRateLimit == null ? null : { name: PLAN_KEY_LIMIT_NAME, ...planKeyRateLimit, autoApply: true },
-    };
+    const limits = planLimitsOf({ rateLimits: planRateLimits, keyRateLimit: planKeyRateLimit ?? null });
     plan = {
       id: planId,
       name: planName,

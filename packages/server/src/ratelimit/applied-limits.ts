@@ -1,4 +1,4 @@
-import type { LimitCost, NamedRateLimit } from "../schemas/rate-limits.js";
+import type { LimitCost, NamedRateLimit, RateLimit } from "../schemas/rate-limits.js";
 import type { LimitCheck } from "./limit-store.js";
 
 /** A limit one verification applies: where it counts and what it costs, with its public name and scope. */
@@ -18,6 +18,20 @@ export interface PlanLimits {
   rateLimits: readonly NamedRateLimit[];
   /** The plan's keyRateLimit as the auto-applied limit named `plan_key`; null: none. */
   keyLimit: NamedRateLimit | null;
+}
+
+/** A plan's limits from its `rateLimits` and `keyRateLimit` (auto-applied as `plan_key`). */
+export function planLimitsOf(plan: {
+  rateLimits: readonly NamedRateLimit[] | null;
+  keyRateLimit: RateLimit | null;
+}): PlanLimits {
+  return {
+    rateLimits: plan.rateLimits ?? [],
+    keyLimit:
+      plan.keyRateLimit === null
+        ? null
+        : { name: PLAN_KEY_LIMIT_NAME, ...plan.keyRateLimit, autoApply: true },
+  };
 }
 
 /** A plan that applies no limit. */
@@ -99,8 +113,8 @@ export function askedLimits(
 }
 
 /**
- * Every limit of a key, of its wallet and of its plan, auto-applied or not, at cost 0 (read, never
- * spent), in the answers' order: what the key page's live use shows (ratelimit/limit-use.ts).
+ * Every limit of a key, of its wallet and of its wallet's plan, auto-applied or not, at cost 0 (read,
+ * never spent): what the key page's live use shows (ratelimit/limit-use.ts).
  */
 export function everyLimit(
   keyId: string,
@@ -108,21 +122,16 @@ export function everyLimit(
   wallet: readonly NamedRateLimit[],
   plan: PlanLimits = NO_PLAN_LIMITS,
 ): Array<AppliedLimit & { autoApply: boolean }> {
-  return levels(own, wallet, plan).map(([level, limit]) => ({
+  const at = (level: Level) => (limit: NamedRateLimit) => ({
     ...appliedLimit(level, keyId, limit, 0),
     autoApply: limit.autoApply,
-  }));
-}
-
-/** A plan's limits from its stored fields (its `keyRateLimit` as the auto-applied limit named `plan_key`). */
-export function planLimitsOf(
-  rateLimits: readonly NamedRateLimit[] | null,
-  keyRateLimit: { limit: number; windowSeconds: number } | null,
-): PlanLimits {
-  return {
-    rateLimits: rateLimits ?? [],
-    keyLimit: keyRateLimit === null ? null : { name: PLAN_KEY_LIMIT_NAME, ...keyRateLimit, autoApply: true },
-  };
+  });
+  return [
+    ...own.map(at("key")),
+    ...wallet.map(at("wallet")),
+    ...plan.rateLimits.map(at("plan")),
+    ...(plan.keyLimit === null ? [] : [at("plan_key")(plan.keyLimit)]),
+  ];
 }
 
 /** A key record's limit fields from its own, its wallet's and its plan's lists. */

@@ -1,13 +1,13 @@
 import type { RateLimitUse } from "../schemas/key-rate-limit-use.js";
 import type { NamedRateLimit } from "../schemas/rate-limits.js";
-import { everyLimit, NO_PLAN_LIMITS, type PlanLimits } from "./applied-limits.js";
+import { everyLimit, type PlanLimits } from "./applied-limits.js";
 import type { LimitStore } from "./limit-store.js";
 import { remainingOf, weightedPrevious, windowStartMs } from "./sliding-window.js";
 
 /**
  * The live use of every limit of a key, of its wallet and of its plan, read (never spent) from the counters
  * verification spends (docs/verifying-keys.md#sliding-windows).
- * @example await readLimitUse(limits, wallet, key.id, key.rateLimits, walletLimits, Date.now())
+ * @example await readLimitUse(limits, wallet, key.id, key.rateLimits, walletLimits, planLimits, Date.now())
  */
 export async function readLimitUse(
   store: LimitStore,
@@ -15,8 +15,8 @@ export async function readLimitUse(
   keyId: string,
   own: readonly NamedRateLimit[],
   walletLimits: readonly NamedRateLimit[],
+  plan: PlanLimits,
   atMs: number,
-  plan: PlanLimits = NO_PLAN_LIMITS,
 ): Promise<RateLimitUse[]> {
   const checks = everyLimit(keyId, own, walletLimits, plan);
   if (checks.length === 0) return [];

@@ -4,6 +4,7 @@ import { boundUserAgent } from "../auth/user-agent.js";
 import type { Context } from "../context.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
 import { RetryAfter, secondsUntil } from "../ratelimit/retry-after.js";
+import { refuse } from "../refusal.js";
 import {
   endOtherSessionsOutput,
   endSessionInput,
@@ -18,7 +19,7 @@ import {
 import { noInput } from "../schemas/common.js";
 import { authDescriptions } from "../schemas/descriptions/auth.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
-import { refuseWhenSuspended } from "./wallet-suspended.js";
+import { refuseWhenSuspended, SIGN_IN_SUSPENDED } from "./wallet-suspended.js";
 
 /** How far a refused sign-in got with its nonce. */
 type NonceState = { claimed: true } | { claimed: false; unclaimed: string | undefined };
@@ -140,15 +141,17 @@ export const authRouter = router({
           nonceClaimed ? { claimed: true } : { claimed: false, unclaimed: checked.nonce },
         );
       // After a valid signature only: nobody learns a wallet is suspended without signing as it.
-      await refuseWhenSuspended(
-        ctx,
-        checked.address,
-        "This wallet is suspended by this deployment: it cannot sign in. Ask the deployment's operator why",
-      );
+      await refuseWhenSuspended(ctx, checked.address, SIGN_IN_SUSPENDED);
       const session = await ctx.sessions.create(checked.address, checked.expirationTime, {
         userAgent: boundUserAgent(ctx.userAgent),
         ip: ctx.clientIp() ?? null,
       });
+      // A suspension that committed while the session was being made may have missed it (the session
+      // waited on the wallet's row, so it sees the suspension now): end it and refuse.
+      if (await ctx.suspensions.isSuspended(checked.address)) {
+        await ctx.sessions.revoke(checked.address, session.token);
+        throw refuse("FORBIDDEN", "WALLET_SUSPENDED", SIGN_IN_SUSPENDED);
+      }
       return { token: session.token, wallet: checked.address, expiresAt: session.expiresAt };
     }),
 

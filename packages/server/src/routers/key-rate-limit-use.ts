@@ -5,6 +5,7 @@ import { readLimitUse } from "../ratelimit/limit-use.js";
 import { keyRateLimitUseDescription } from "../schemas/descriptions/key-rate-limit-use.js";
 import { keyRateLimitUseInput, keyRateLimitUseOutput } from "../schemas/key-rate-limit-use.js";
 import { sessionProcedure } from "../trpc.js";
+import { walletBounds } from "./plan-bounds.js";
 
 /** How `keys.rateLimitUse` is served as REST (see routers/rest.ts). */
 export const keyRateLimitUseHttp = {
@@ -16,7 +17,7 @@ export const keyRateLimitUseHttp = {
   cacheControl: "no-store",
 } as const satisfies HttpPolicy;
 
-/** `keys.rateLimitUse`: the live use of a key's limits and its wallet's, for its owner's session, spending nothing. */
+/** `keys.rateLimitUse`: the live use of a key's limits, its wallet's and its plan's, for its owner's session, spending nothing. */
 export const keyRateLimitUse = sessionProcedure
   .meta(
     openApiMeta(keyRateLimitUseHttp, {
@@ -31,9 +32,9 @@ export const keyRateLimitUse = sessionProcedure
     const now = new Date();
     const apiKey = await ctx.keys.get({ id: input.id, wallet: ctx.wallet, now });
     if (apiKey === null) throw new TRPCError({ code: "NOT_FOUND", message: "No such key" });
-    const [walletLimits, plan] = await Promise.all([
+    const [walletLimits, bounds] = await Promise.all([
       ctx.limits.get(ctx.wallet),
-      ctx.plans.ofWallet(ctx.wallet, now),
+      walletBounds(ctx, ctx.wallet, now),
     ]);
     const ratelimits = await readLimitUse(
       ctx.limitWindows,
@@ -41,8 +42,8 @@ export const keyRateLimitUse = sessionProcedure
       apiKey.id,
       apiKey.rateLimits,
       walletLimits,
+      planLimitsOf(bounds),
       now.getTime(),
-      planLimitsOf(plan.row.rateLimits, plan.row.keyRateLimit),
     );
     return { ratelimits };
   });

@@ -14,6 +14,10 @@ export async function refuseWhenSuspended(
   if (await ctx.suspensions.isSuspended(wallet)) throw refuse("FORBIDDEN", "WALLET_SUSPENDED", message);
 }
 
+/** A suspended wallet's sign-in refusal (docs/api.md#refused-sign-ins). */
+export const SIGN_IN_SUSPENDED =
+  "This wallet is suspended by this deployment: it cannot sign in. Ask the deployment's operator why";
+
 /** The key writes' refusal (create, update, roll). */
 export const KEY_WRITES_SUSPENDED =
   "This wallet is suspended by this deployment: its keys cannot be created or changed until the operator lifts the suspension";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiKeyStatus } from "./api-key.js";
 import { keyId, timestamp } from "./common.js";
+import { limitScope } from "./rate-limits.js";
 import { MAX_VERIFY_KEY_LENGTH } from "./verification.js";
 
 /** Body of introspect: any string up to verify's bound, so a malformed key answers 404 like an unknown one. */
@@ -15,7 +16,7 @@ export const introspectKeyInput = z.object({
 export const introspectionRateLimit = z
   .object({
     name: z.string().meta({ description: "The limit's name" }),
-    scope: z.enum(["key", "wallet", "plan"]),
+    scope: limitScope,
     limit: z.number().int(),
     remaining: z
       .number()

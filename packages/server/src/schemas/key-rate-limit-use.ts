@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { keyId, timestamp } from "./common.js";
-import { limitName } from "./rate-limits.js";
+import { limitName, limitScope } from "./rate-limits.js";
 
 /** Input of keys.rateLimitUse. */
 export const keyRateLimitUseInput = z.object({ id: keyId });
@@ -9,11 +9,7 @@ export const keyRateLimitUseInput = z.object({ id: keyId });
 export const rateLimitUse = z
   .object({
     name: limitName,
-    scope: z
-      .enum(["key", "wallet", "plan"])
-      .meta({
-        description: "Whose limit: the key's own, its wallet's, or its wallet's plan's (docs/plans.md)",
-      }),
+    scope: limitScope,
     limit: z.number().int(),
     windowSeconds: z.number().int(),
     autoApply: z.boolean(),
@@ -32,8 +28,7 @@ export const rateLimitUse = z
 /** Output of keys.rateLimitUse. */
 export const keyRateLimitUseOutput = z.object({
   ratelimits: z.array(rateLimitUse).meta({
-    description:
-      "Every limit a verification of this key may apply, the key's own first, then its wallet's, then its plan's",
+    description: "Every limit a verification of this key may apply, the key's own first, then its wallet's",
   }),
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { keyId, timestamp } from "./common.js";
+import { limitScope } from "./rate-limits.js";
 import { VERIFICATION_CODES } from "./verification.js";
 
 /** How many recent verifications a key keeps (docs/decisions.md, "Recent verifications"). */
@@ -29,9 +30,7 @@ export const recentVerification = z
     refusedBy: z
       .object({
         name: z.string().meta({ description: "The limit's name" }),
-        scope: z
-          .enum(["key", "wallet", "plan"])
-          .meta({ description: "Whose limit: the key's own, its wallet's, or its wallet's plan's" }),
+        scope: limitScope,
       })
       .nullable()
       .meta({

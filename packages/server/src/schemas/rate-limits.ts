@@ -11,6 +11,12 @@ export const DEFAULT_LIMIT_NAME = "default";
 /** Largest cost one verification may ask of one named limit. */
 export const MAX_LIMIT_COST = 10_000;
 
+/** Whose a limit is: the key's own, its wallet's own, or its wallet's plan's (docs/plans.md#limits). */
+export const limitScope = z.enum(["key", "wallet", "plan"]).meta({
+  description: "Whose limit: the key's own, its wallet's, or its wallet's plan's (docs/plans.md)",
+});
+export type LimitScope = z.infer<typeof limitScope>;
+
 /** A single rate limit: at most `limit` verifications per sliding `windowSeconds`. */
 export const rateLimit = z
   .object({

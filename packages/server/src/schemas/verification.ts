@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { keyId, timestamp, wallet } from "./common.js";
 import { cost, ipAddress, MAX_PERMISSIONS, meta, permission } from "./key-policy.js";
-import { limitCost, MAX_RATE_LIMITS } from "./rate-limits.js";
+import { limitCost, limitScope, MAX_RATE_LIMITS } from "./rate-limits.js";
 
 /** Most entries of verify's `ratelimits`: every name a key and its wallet can hold. */
 export const MAX_VERIFY_LIMITS = 2 * MAX_RATE_LIMITS;
@@ -69,9 +69,7 @@ export const verifyKeyInput = z.object({
 export const verificationRateLimit = z
   .object({
     name: z.string().meta({ description: "The limit's name (`default` for the single-limit shape)" }),
-    scope: z.enum(["key", "wallet", "plan"]).meta({
-      description: "Whose limit: the key's own, its wallet's, or its wallet's plan's (docs/plans.md)",
-    }),
+    scope: limitScope,
     limit: z.number().int(),
     remaining: z.number().int().meta({
       description:

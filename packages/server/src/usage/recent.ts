@@ -1,3 +1,4 @@
+import type { LimitScope } from "../schemas/rate-limits.js";
 import type { UsageOutcome } from "./outcome.js";
 
 /** How many of a key's verifications are kept, in memory and in `key_verifications` (docs/decisions.md, "Recent verifications"). */
@@ -13,7 +14,7 @@ export interface VerificationAsk {
 /** The limit that refused a RATE_LIMITED verification: its name and whose it is. */
 export interface RefusingLimit {
   name: string;
-  scope: "key" | "wallet" | "plan";
+  scope: LimitScope;
 }
 
 /**

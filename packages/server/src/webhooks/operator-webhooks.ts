@@ -6,6 +6,7 @@ import {
   type OperatorWebhook,
   type OperatorWebhookEventType,
 } from "../schemas/operator-webhooks.js";
+import type { WebhookDelivery } from "../schemas/webhook.js";
 import { createDeliveryLog } from "./delivery-log.js";
 import { createEndpointStore, type RecordEndpointEvent } from "./endpoint-store.js";
 import { OPERATOR_OWNER } from "./owner.js";
@@ -22,11 +23,46 @@ export interface OperatorWebhooksOptions {
 }
 
 /**
+ * The operator's endpoints behind `operator.webhooks.*`: an interface of API types only, so the
+ * client's published declarations name no database type. Changes take the acting operator.
+ */
+export interface OperatorWebhooks {
+  /** The most endpoints the deployment may hold. */
+  readonly max: number;
+  checkUrl(url: string): Promise<TargetRefusal>;
+  list(): Promise<OperatorWebhook[]>;
+  get(id: string): Promise<OperatorWebhook | null>;
+  create(
+    input: { url: string; events: OperatorWebhookEventType[]; description: string | null; now: Date },
+    actor: OperatorActor,
+  ): Promise<{ ok: true; webhook: OperatorWebhook; secret: string } | { ok: false; reason: "cap" }>;
+  update(id: string, patch: WebhookPatch, now: Date, actor: OperatorActor): Promise<OperatorWebhook | null>;
+  delete(id: string, now: Date, actor: OperatorActor): Promise<boolean>;
+  rotateSecret(
+    id: string,
+    now: Date,
+    actor: OperatorActor,
+  ): Promise<{ webhook: OperatorWebhook; secret: string } | null>;
+  test(
+    id: string,
+    now: Date,
+  ): Promise<{ ok: true; delivery: WebhookDelivery } | { ok: false; reason: "not_found" | "disabled" }>;
+  deliveries(id: string): Promise<WebhookDelivery[] | null>;
+  redeliver(
+    id: string,
+    deliveryId: string,
+    now: Date,
+  ): Promise<
+    { ok: true; delivery: WebhookDelivery } | { ok: false; reason: "not_found" | "pending" | "disabled" }
+  >;
+}
+
+/**
  * The deployment's own endpoints (docs/operator.md#webhooks): rows of `webhooks` owned by `operator`
  * (owner.ts), so the same store, delivery log, outbox and dispatcher serve them. Each change is
  * recorded in the operator trail with the acting operator; the wallets' trails never see them.
  */
-export function createOperatorWebhooks({ db, key, checkUrl }: OperatorWebhooksOptions) {
+export function createOperatorWebhooks({ db, key, checkUrl }: OperatorWebhooksOptions): OperatorWebhooks {
   const log = createDeliveryLog(db);
   const storeFor = (actor: OperatorActor | null) => {
     const record: RecordEndpointEvent = async (tx, event) => {
@@ -46,20 +82,14 @@ export function createOperatorWebhooks({ db, key, checkUrl }: OperatorWebhooksOp
   return {
     max: MAX_OPERATOR_WEBHOOKS,
     checkUrl,
-    list: (): Promise<OperatorWebhook[]> => reader.list(OPERATOR_OWNER),
+    list: () => reader.list(OPERATOR_OWNER),
     get: (id: string) => reader.get(ref(id)),
-    create: (
-      input: { url: string; events: OperatorWebhookEventType[]; description: string | null; now: Date },
-      actor: OperatorActor,
-    ) => storeFor(actor).create({ ...input, wallet: OPERATOR_OWNER }),
-    update: (id: string, patch: WebhookPatch, now: Date, actor: OperatorActor) =>
-      storeFor(actor).update(ref(id), patch, now),
-    delete: (id: string, now: Date, actor: OperatorActor) => storeFor(actor).delete(ref(id), now),
-    rotateSecret: (id: string, now: Date, actor: OperatorActor) => storeFor(actor).rotateSecret(ref(id), now),
-    test: (id: string, now: Date) => log.test(ref(id), now),
-    deliveries: (id: string) => log.deliveries(ref(id)),
-    redeliver: (id: string, deliveryId: string, now: Date) => log.redeliver(ref(id), deliveryId, now),
+    create: (input, actor) => storeFor(actor).create({ ...input, wallet: OPERATOR_OWNER }),
+    update: (id, patch, now, actor) => storeFor(actor).update(ref(id), patch, now),
+    delete: (id, now, actor) => storeFor(actor).delete(ref(id), now),
+    rotateSecret: (id, now, actor) => storeFor(actor).rotateSecret(ref(id), now),
+    test: (id, now) => log.test(ref(id), now),
+    deliveries: (id) => log.deliveries(ref(id)),
+    redeliver: (id, deliveryId, now) => log.redeliver(ref(id), deliveryId, now),
   };
 }
-
-export type OperatorWebhooks = ReturnType<typeof createOperatorWebhooks>;

@@ -7,7 +7,6 @@ import { trpc } from "../../lib/trpc";
 import { showToast } from "../../ui/toast";
 import type { OperatorWallet } from "./operator-types";
 import { ReasonDialog } from "./ReasonDialog";
-import { changeSuspension } from "./suspension";
 
 /**
  * "Suspend" (or "Unsuspend" while suspended) for one wallet, behind a confirmation that names it and
@@ -19,8 +18,9 @@ export function SuspendWalletButton({ wallet }: { wallet: OperatorWallet }) {
   const [open, setOpen] = useState(false);
   const action = wallet.suspended === null ? "suspend" : "unsuspend";
   const address = checksummed(wallet.address);
+  const options = action === "suspend" ? trpc.operator.wallets.suspend : trpc.operator.wallets.unsuspend;
   const change = useMutation({
-    mutationFn: (reason: string) => changeSuspension(action, { wallet: wallet.address, reason }),
+    ...options.mutationOptions(),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: trpc.operator.wallets.pathKey() }),
@@ -54,7 +54,7 @@ export function SuspendWalletButton({ wallet }: { wallet: OperatorWallet }) {
         tone={action === "suspend" ? "danger" : "primary"}
         busy={change.isPending}
         error={change.isError ? describeError(change.error) : null}
-        onConfirm={(reason) => change.mutate(reason)}
+        onConfirm={(reason) => change.mutate({ wallet: wallet.address, reason })}
       >
         {action === "suspend" ? (
           <p>

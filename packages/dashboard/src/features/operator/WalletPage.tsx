@@ -44,7 +44,9 @@ export function WalletPage({ address }: { address: string }) {
       </p>
       <h1 id="wallet-title">
         Wallet <span className="break heading-address">{shown}</span>
-        {found.suspended === null ? null : <span className="badge badge-revoked">Suspended</span>}
+        {found.suspended === null ? null : (
+          <span className="badge badge-revoked heading-badge">Suspended</span>
+        )}
       </h1>
       <div className="view-header">
         <CopyButton text={shown} label="Copy address" />
