@@ -1,5 +1,5 @@
 import { request } from "@keyport/test-support/http";
-import { signIn } from "@keyport/test-support/siwe";
+import { newAccount, signIn } from "@keyport/test-support/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver, trpcClient, verifyOver } from "./support/keys.js";
@@ -11,7 +11,7 @@ const DAY = 86_400;
 type Session = { token: string; wallet: string };
 interface Use {
   name: string;
-  scope: "key" | "wallet";
+  scope: "key" | "wallet" | "plan";
   limit: number;
   windowSeconds: number;
   autoApply: boolean;
@@ -21,7 +21,7 @@ interface Use {
 }
 interface Recent {
   outcome: string;
-  refusedBy: { name: string; scope: "key" | "wallet" } | null;
+  refusedBy: { name: string; scope: "key" | "wallet" | "plan" } | null;
 }
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -35,7 +35,8 @@ describe.each(counters)("a key's limits and their live use, with $name", ({ env:
     let server: TestServer;
     let owner: Session;
     let stranger: Session;
-    const env = { ...makeEnv(), USAGE_FLUSH_INTERVAL_MS: "3600000" };
+    const operator = newAccount();
+    const env = { ...makeEnv(), USAGE_FLUSH_INTERVAL_MS: "3600000", OPERATOR_WALLETS: operator.address };
 
     beforeAll(async () => {
       server = await startTestServer(target, env);
@@ -175,6 +176,47 @@ describe.each(counters)("a key's limits and their live use, with $name", ({ env:
       });
       const [refused] = (listed.body as { verifications: Recent[] }).verifications;
       expect(refused?.refusedBy).toEqual({ name: "shared", scope: "wallet" });
+    });
+
+    it("shows the wallet's plan's limits after the key's, and names a plan limit that refuses", async () => {
+      const operatorToken = (await signIn(server.baseUrl, operator)).token;
+      const plan = await request(server.baseUrl, "POST", "/operator/plans", {
+        token: operatorToken,
+        body: {
+          id: "use-plan",
+          name: "Use plan",
+          rateLimits: [{ name: "calls", limit: 5, windowSeconds: DAY }],
+          keyRateLimit: { limit: 2, windowSeconds: DAY },
+        },
+      });
+      expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+      const session = await signIn(server.baseUrl);
+      const { key, apiKey } = await createKeyOver(server.baseUrl, session.token, {
+        name: "on a plan",
+        rateLimits: [{ name: "own", limit: 100, windowSeconds: DAY }],
+      });
+      const set = await request(server.baseUrl, "POST", `/operator/wallets/${session.wallet}/plan`, {
+        token: operatorToken,
+        body: { planId: "use-plan", reason: "test" },
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect((await verifyOver(server.baseUrl, key)).code).toBe("VALID");
+      expect((await verifyOver(server.baseUrl, key)).code).toBe("VALID");
+      expect((await verifyOver(server.baseUrl, key)).code).toBe("RATE_LIMITED");
+      const { body } = await useOf(apiKey.id, session);
+      expect(
+        (body as { ratelimits: Use[] }).ratelimits.map((l) => [l.name, l.scope, l.used, l.limit]),
+      ).toEqual([
+        ["own", "key", 2, 100],
+        ["calls", "plan", 2, 5],
+        ["plan_key", "plan", 2, 2],
+      ]);
+      await server.app.services.verification.usage.flush();
+      const listed = await request(server.baseUrl, "GET", `/api-keys/${apiKey.id}/verifications`, {
+        token: session.token,
+      });
+      const [refused] = (listed.body as { verifications: Recent[] }).verifications;
+      expect(refused?.refusedBy).toEqual({ name: "plan_key", scope: "plan" });
     });
 
     it("answers [] for a key without limits, 404 for another wallet's key and 401 without a session", async () => {

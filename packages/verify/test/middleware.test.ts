@@ -50,6 +50,8 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
           permissions: [],
           credits: null,
           meta: null,
+          // The wallet's plan (the default one here: docs/plans.md), passed through as the server sends it.
+          plan: { id: "free", name: "Free" },
         },
       });
       // No window was consulted: no RateLimit headers.
