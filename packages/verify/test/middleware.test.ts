@@ -50,6 +50,7 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
           permissions: [],
           credits: null,
           meta: null,
+          plan: { id: "free", name: "Free" },
         },
       });
       // No window was consulted: no RateLimit headers.
