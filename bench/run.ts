@@ -14,6 +14,7 @@ import { topUpScenarios } from "./scenarios/top-up.js";
 import type { ScenarioContext, ScenarioModule } from "./scenarios/types.js";
 import { usageScenarios } from "./scenarios/usage.js";
 import { verifyScenarios } from "./scenarios/verify.js";
+import { verifyLimitsScenarios } from "./scenarios/verify-limits.js";
 import { verifySdkScenarios } from "./scenarios/verify-sdk.js";
 import { webhookScenarios } from "./scenarios/webhooks.js";
 
@@ -23,6 +24,7 @@ import { webhookScenarios } from "./scenarios/webhooks.js";
 
 const MODULES: readonly ScenarioModule[] = [
   verifyScenarios,
+  verifyLimitsScenarios,
   verifySdkScenarios,
   keysScenarios,
   usageScenarios,

@@ -28,8 +28,12 @@ export const slowTests = [
   "test/migration-0005.test.ts",
   // The same for the migration that creates the wallets table (the operator's wallet list).
   "test/migration-wallets.test.ts",
+  // The same for the named limits: each single limit becomes the one named default.
+  "test/migration-0022.test.ts",
   // The operator-token command: child processes (tsx) over an embedded database of their own.
   "test/operator-token-cli.test.ts",
+  // 100,000 payments exported from a server process whose heap is read while the file streams.
+  "test/operator-payments-export.test.ts",
   // anvil and solc-js: a node process to start and a compile that takes seconds.
   "test/contract-wallet.test.ts",
   // anvil, a token deployed on it, and settlements that wait for blocks.
@@ -56,6 +60,8 @@ export const slowTests = [
   "test/leak-rules-cli.test.ts",
   // The tRPC verify fast path while PostgreSQL is unreachable: a database of its own, closed mid-test.
   "test/trpc-verify-parity-outage.test.ts",
+  // Two instances with their own PostgreSQL connections, a suspension timed across them, and a restart.
+  "test/wallet-suspension-two-instances.test.ts",
   // Two instances on one database: a plan change made on one reaches the other's key cache.
   "test/plan-two-instances.test.ts",
 ];

@@ -52,6 +52,8 @@ export type {
   AppRouter,
   Introspection,
   KeyEvent,
+  RateLimitUse,
+  RecentVerification,
   Plan,
   RouterInputs,
   RouterOutputs,

@@ -20,6 +20,12 @@ export type Verification = RouterOutputs["keys"]["verify"];
 /** What `keys.introspect` answers to a key's holder: status, expiry, rate-limit window, credits, top-up URL. */
 export type Introspection = RouterOutputs["keys"]["introspect"];
 
+/** One limit of `keys.rateLimitUse`: a key's or its wallet's limit and its live use (`used` of `limit`). */
+export type RateLimitUse = RouterOutputs["keys"]["rateLimitUse"]["ratelimits"][number];
+
+/** One of a key's recent verifications (`keys.verifications`), with the limit that refused a RATE_LIMITED one. */
+export type RecentVerification = RouterOutputs["keys"]["verifications"]["verifications"][number];
+
 /** One audit event of `events.list`: a key change, sign-in or sign-out, and its public `changes`. */
 export type KeyEvent = RouterOutputs["events"]["list"]["events"][number];
 

@@ -25,6 +25,8 @@ describe("audit event types", () => {
       | "webhook.updated"
       | "webhook.deleted"
       | "webhook.disabled"
+      | "wallet.suspended"
+      | "wallet.unsuspended"
       | "wallet.plan_changed"
     >();
     expectTypeOf<KeyEvent["changes"]>().toEqualTypeOf<Record<string, unknown>>();

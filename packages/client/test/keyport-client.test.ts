@@ -145,6 +145,7 @@ describe("createKeyportClient against the real server", () => {
       insufficientPermissions: 0,
       usageExceeded: 0,
       ipNotAllowed: 0,
+      walletSuspended: 0,
     });
     expect(usage.keys).toEqual([
       {
@@ -158,6 +159,7 @@ describe("createKeyportClient against the real server", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
     ]);
     expect(usage.granularity).toBe("hour");

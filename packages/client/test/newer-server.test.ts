@@ -6,9 +6,9 @@ import { createKeyportClient } from "../src/index.js";
 // code the client's types do not name, with `valid: false`, as the refusal it is (never an error the
 // caller could mistake for "Keyport unavailable"), and fields it does not know pass through unread.
 
-const SUSPENDED = {
+const NEWER = {
   valid: false,
-  code: "WALLET_SUSPENDED",
+  code: "KEY_QUARANTINED",
   keyId: "key_0123456789abcdefghij",
   wallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
   expiresAt: null,
@@ -28,7 +28,7 @@ async function startNewerKeyport(): Promise<{ url: string; paths: string[]; serv
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify([{ result: { data: { json: SUSPENDED } } }]));
+      res.end(JSON.stringify([{ result: { data: { json: NEWER } } }]));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -50,7 +50,7 @@ describe("createKeyportClient against a newer Keyport", () => {
   it("resolves keys.verify with a code it does not know as a refusal, valid false, with the answer's fields", async () => {
     const client = createKeyportClient({ url: keyport.url });
     const answer = await client.keys.verify.mutate({ key: "kp_a" });
-    expect(answer).toEqual(SUSPENDED);
+    expect(answer).toEqual(NEWER);
     expect(answer.valid).toBe(false);
     expect(keyport.paths).toEqual(["/trpc/keys.verify?batch=1"]);
   });

@@ -75,6 +75,7 @@ describe("Keyport client types", () => {
       | "INSUFFICIENT_PERMISSIONS"
       | "USAGE_EXCEEDED"
       | "RATE_LIMITED"
+      | "WALLET_SUSPENDED"
     >();
     expectTypeOf<Verification["permissions"]>().toEqualTypeOf<string[]>();
     expectTypeOf<Verification["credits"]>().toEqualTypeOf<{
@@ -106,6 +107,7 @@ describe("Keyport client types", () => {
       insufficientPermissions: number;
       usageExceeded: number;
       ipNotAllowed: number;
+      walletSuspended: number;
       revoked: number;
     }>();
     expectTypeOf<Usage["series"][number]["start"]>().toEqualTypeOf<Date>();

@@ -18,6 +18,7 @@ import { createMetricsEndpoint, METRICS_PATH } from "./metrics/endpoint.js";
 import { createProxyMetrics } from "./metrics/proxy-metrics.js";
 import { registerChatRoute } from "./routes/chat.js";
 import { registerMetaRoute } from "./routes/meta.js";
+import { registerOperatorCsvRoute } from "./routes/operator-csv.js";
 import { type PriceCacheOptions, registerPriceRoutes } from "./routes/prices.js";
 import { registerSessionRoutes } from "./routes/session.js";
 import { registerStaticRoutes } from "./routes/static.js";
@@ -161,6 +162,7 @@ export function createApp(env: Env, options: CreateAppOptions = {}): H3 {
   });
   registerSessionRoutes(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN });
   registerTrpcForward(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
+  registerOperatorCsvRoute(app, { keyport, cookies, clientIp, publicOrigin: env.PUBLIC_ORIGIN, logger });
 
   // Budget refusals are counted in the log, a line a minute at most: a flood writes no flood.
   const logRefusal = createRefusalLog(logger, options.clock);

@@ -151,7 +151,8 @@ export const envSchema = z
     KEYPORT_TIMEOUT_MS: boundedInt(100, 120_000, 10_000),
     /**
      * The chains the server's sign-in accepts (the server's own `SIWE_CHAIN_IDS`, default 1), so the
-     * page can tell a wallet on another chain to switch before it signs.
+     * page can tell a wallet on another chain to switch before it signs, while the server's `GET /meta`
+     * cannot be read (its `chainIds` win once it can).
      */
     SIWE_CHAIN_IDS: chainIdList,
     /** The origin browsers load the dashboard from; unset: `http://localhost:<PORT>`. */

@@ -12,7 +12,7 @@ const PAYMENTS = {
   max: "1000",
 };
 
-describe("GET /api/meta and the server's payments", () => {
+describe("GET /api/meta and the server's payments and sign-in chains", () => {
   let keyport: RunningKeyport;
   let standIn: KeyportStandIn;
   const proxies: RunningProxy[] = [];
@@ -29,6 +29,17 @@ describe("GET /api/meta and the server's payments", () => {
   afterAll(async () => {
     await Promise.all(proxies.map((proxy) => proxy.close()));
     await Promise.all([keyport.close(), standIn.close()]);
+  });
+
+  it("names the chains the server's own sign-in accepts, over the proxy's setting", async () => {
+    const running = await startKeyport({ SIWE_CHAIN_IDS: "10,1" });
+    try {
+      const proxy = await startProxy({ KEYPORT_URL: running.url, SIWE_CHAIN_IDS: "1" });
+      proxies.push(proxy);
+      expect(await metaOf(proxy)).toMatchObject({ signInChainIds: [10, 1] });
+    } finally {
+      await running.close();
+    }
   });
 
   it("says payments are off (null) when the real server has none", async () => {
@@ -55,16 +66,17 @@ describe("GET /api/meta and the server's payments", () => {
       body: "{}",
       headers: { "content-type": "application/json" },
     });
-    const proxy = await proxyOn(standIn.url);
+    const proxy = await startProxy({ KEYPORT_URL: standIn.url, SIWE_CHAIN_IDS: "8453,1" });
+    proxies.push(proxy);
     const meta = await metaOf(proxy);
     expect(meta).not.toHaveProperty("payments");
-    expect(meta).toMatchObject({ coingeckoPlan: "demo" });
+    expect(meta).toMatchObject({ coingeckoPlan: "demo", signInChainIds: [8453, 1] });
     standIn.behave({
       kind: "answer",
       status: 200,
       body: JSON.stringify({ payments: null, chainIds: [1] }),
       headers: { "content-type": "application/json" },
     });
-    expect(await metaOf(proxy)).toMatchObject({ payments: null });
+    expect(await metaOf(proxy)).toMatchObject({ payments: null, signInChainIds: [1] });
   });
 });

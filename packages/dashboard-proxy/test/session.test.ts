@@ -41,11 +41,11 @@ function named(cookies: SetCookie[], name: string): SetCookie {
 }
 
 describe("sign-in through POST /api/session", () => {
-  it("keeps the token in an httpOnly SameSite=Strict cookie and answers only wallet and expiry", async () => {
+  it("keeps the token in an httpOnly SameSite=Strict cookie and answers only wallet, expiry and the operator role", async () => {
     const { account, response, json, cookies } = await signIn();
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(json).toEqual({ wallet: account.address, expiresAt: expect.any(String) });
+    expect(json).toEqual({ wallet: account.address, expiresAt: expect.any(String), operator: false });
 
     const session = named(cookies, "keyport_session");
     expect(session.value).toMatch(/^kps_/);

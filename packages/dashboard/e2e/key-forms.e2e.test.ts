@@ -33,18 +33,19 @@ describe("key forms and their feedback", () => {
     const { page } = session;
     await page.getByRole("button", { name: "Create key" }).click();
     const dialog = page.getByRole("dialog", { name: "Create key" });
+    await dialog.getByRole("button", { name: "Add a limit" }).click();
     await dialog.getByRole("spinbutton", { name: "Requests" }).fill("10");
     await dialog.getByRole("spinbutton", { name: "Per seconds" }).fill("0");
     await dialog.getByRole("textbox", { name: "Metadata (optional)" }).fill("{");
     await dialog.getByRole("button", { name: "Create" }).click();
 
-    const name = dialog.getByRole("textbox", { name: "Name" });
+    const name = dialog.getByRole("textbox", { name: "Name", exact: true });
     await expect.poll(() => name.getAttribute("aria-invalid")).toBe("true");
     expect(await focusedLabel(page)).toBe("Name");
     expect(await description(name)).toBe("Give the key a name.");
     const window = dialog.getByRole("spinbutton", { name: "Per seconds" });
     expect(await window.getAttribute("aria-invalid")).toBe("true");
-    expect(await description(window)).toMatch(/window is a whole number of seconds/);
+    expect(await description(window)).toMatch(/whole number of seconds/);
     expect(
       await dialog.getByRole("spinbutton", { name: "Requests" }).getAttribute("aria-invalid"),
     ).toBeNull();

@@ -124,6 +124,7 @@ describe("key policies, the wallet-wide limit and the activity view in the brows
     await dialog.getByRole("textbox", { name: "Permissions (optional)" }).fill("prices:read");
     await dialog.getByRole("spinbutton", { name: "Remaining" }).fill("50");
     await dialog.getByRole("textbox", { name: "Metadata (optional)" }).fill('{"customerId": "cus_456"}');
+    await dialog.getByRole("button", { name: "Add a limit" }).click();
     await dialog.getByRole("spinbutton", { name: "Requests" }).fill("1000");
     await dialog.getByRole("spinbutton", { name: "Per seconds" }).fill("60");
     await dialog.getByRole("button", { name: "Save" }).click();

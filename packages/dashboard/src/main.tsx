@@ -37,12 +37,16 @@ const WebhookRoute = lazy(() =>
   import("./routes/webhook").then((module) => ({ default: module.WebhookRoute })),
 );
 const ChatRoute = lazy(() => import("./routes/chat").then((module) => ({ default: module.ChatRoute })));
+// The operator console is its own chunk: a wallet that is not an operator never loads it.
+const OperatorRoute = lazy(() =>
+  import("./routes/operator").then((module) => ({ default: module.OperatorRoute })),
+);
 
 const KEY_PATH = /^\/keys\/([A-Za-z0-9_]{1,100})\/?$/;
 const WEBHOOK_PATH = /^\/webhooks\/([A-Za-z0-9_]{1,100})\/?$/;
 const COIN_PATH = /^\/markets\/([a-z0-9][a-z0-9._-]{0,99})\/?$/;
 
-function Routes({ wallet }: { wallet: string }) {
+function Routes({ wallet, operator }: { wallet: string; operator: boolean }) {
   const pathname = usePathname();
   const meta = useMeta();
   const home = pathname === "/" || pathname === "";
@@ -65,6 +69,10 @@ function Routes({ wallet }: { wallet: string }) {
   if (pathname === "/markets") return <MarketsRoute />;
   const coin = COIN_PATH.exec(pathname);
   if (coin?.[1]) return <CoinRoute id={coin[1]} />;
+  // Only an operator's session has the console; any other wallet gets "Page not found" there.
+  if (operator && (pathname === "/operator" || pathname.startsWith("/operator/"))) {
+    return <OperatorRoute pathname={pathname} />;
+  }
   if (pathname === "/chat") {
     if (!meta.ready) return <Loading label="Loading…" />;
     if (meta.chat) return <ChatRoute wallet={wallet} />;
@@ -116,7 +124,7 @@ function App() {
       <main id="main" className="content">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<Loading label="Loading…" />}>
-            <Routes wallet={shown.wallet} />
+            <Routes wallet={shown.wallet} operator={shown.operator} />
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -14,12 +14,14 @@ import type { LeakService } from "./leaks/leak-service.js";
 import type { WalletLimitStore } from "./limits/wallet-limit-store.js";
 import type { OperatorService } from "./operator/operator-service.js";
 import type { TopUpService } from "./payments/top-up-service.js";
+import type { LimitStore } from "./ratelimit/limit-store.js";
 import type { PlanStore } from "./plans/plan-store.js";
 import type { ServerMeta } from "./schemas/meta.js";
 import type { BatchCall } from "./usage/batch-cost.js";
 import type { UsageReader } from "./usage/read.js";
 import type { VerificationServices } from "./verify/verification-services.js";
 import type { KeyVerifier } from "./verify/verify.js";
+import type { WalletSuspensions } from "./wallets/suspension.js";
 import type { WebhookService } from "./webhooks/webhook-service.js";
 
 /**
@@ -40,6 +42,8 @@ export interface ProcedureServices {
   leaks: LeakService;
   verifier: KeyVerifier;
   introspection: KeyIntrospection;
+  /** Verification's sliding-window counters, which keys.rateLimitUse reads without spending. */
+  limitWindows: LimitStore;
   topUps: TopUpService;
   /**
    * The server's URL as its users reach it (PUBLIC_URL, else where it listens; http/public-url.ts),
@@ -49,6 +53,8 @@ export interface ProcedureServices {
   webhooks: WebhookService;
   /** The operator API's tokens, audit and roles (docs/operator.md). */
   operators: OperatorService;
+  /** Wallets the operator suspended (docs/operator.md#suspension). */
+  suspensions: WalletSuspensions;
   /** The server's public setup, `GET /meta`. */
   meta: ServerMeta;
   /** The operator's plans and each wallet's (docs/plans.md). */

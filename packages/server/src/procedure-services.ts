@@ -30,6 +30,7 @@ import { createPlanStore } from "./plans/plan-store.js";
 import { createUsageReader } from "./usage/read.js";
 import { createKeyChanges } from "./verify/announce-key-changes.js";
 import type { VerificationServices } from "./verify/verification-services.js";
+import { createWalletSuspensions } from "./wallets/suspension.js";
 import type { LookupAddresses } from "./webhooks/target.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 
@@ -105,6 +106,7 @@ export function createProcedureServices(
       metrics: leakMetrics,
     }),
     verifier: verification.verifier,
+    limitWindows: verification.limits,
     topUps,
     publicUrl: () => baseUrl() ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     webhooks: createWebhookService({
@@ -119,6 +121,11 @@ export function createProcedureServices(
       operatorWallets: env.OPERATOR_WALLETS,
       onBackgroundError: (error) =>
         logger.warn({ err: errorSummary(error) }, "operator token last use not recorded"),
+    }),
+    suspensions: createWalletSuspensions({
+      db,
+      changes: createKeyChanges(verification.cache),
+      memo: sessionMemoFor(database),
     }),
     meta: serverMetaOf(env),
     plans: createPlanStore({

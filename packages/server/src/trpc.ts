@@ -169,7 +169,7 @@ export async function requireOperator(
     if (requirement === "session")
       throw new TRPCError({
         code: "FORBIDDEN",
-        message: "Only an operator session can do this: no operator token creates or revokes tokens",
+        message: "Only an operator session can do this: no operator token manages tokens or webhooks",
       });
     if (!token.scopes.has(requirement))
       throw refuse("FORBIDDEN", "INSUFFICIENT_SCOPE", `This operator token lacks the scope ${requirement}`, {

@@ -87,6 +87,7 @@ for (const store of creditStores) {
           purchased: 0,
           refillAt: new Date(now - (now % DAY_MS) + DAY_MS).toISOString(),
         },
+        suspended: false,
         topUpUrl: null,
       });
       const plain = await create({});
@@ -96,6 +97,7 @@ for (const store of creditStores) {
         expiresAt: null,
         ratelimit: null,
         credits: null,
+        suspended: false,
         topUpUrl: null,
       });
     });
@@ -249,6 +251,7 @@ for (const store of creditStores) {
         expiresAt: null,
         ratelimit: null,
         credits: { remaining: 4, purchased: 0, refillAt: null },
+        suspended: false,
         topUpUrl: null,
       });
       const error = await client.keys.introspect.mutate({ key: "kp_nope" }).then(

@@ -1,40 +1,22 @@
 import { request } from "@keyport/test-support/http";
 import { logSink } from "@keyport/test-support/log-sink";
 import { signIn } from "@keyport/test-support/siwe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, createApp } from "../src/app.js";
-import type { Database } from "../src/db/database.js";
-import { parseEnv } from "../src/env.js";
+import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/logger.js";
-import { openTestPglite } from "./support/databases.js";
+import { useLoggedServer } from "./support/logged-server.js";
 
 describe("request logs", () => {
-  const lines: string[] = [];
-  const sink = logSink(lines);
-  let database: Database;
-  let app: App;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    database = await openTestPglite();
-    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
-      database,
-      logger: createLogger("info", sink),
-    });
-    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  const server = useLoggedServer();
 
   it("write one line per request with method, route, status and duration, and no secret", async () => {
-    const { token, wallet } = await signIn(baseUrl);
-    const created = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "logged" } });
+    const { token, wallet } = await signIn(server.baseUrl);
+    const created = await request(server.baseUrl, "POST", "/api-keys", { token, body: { name: "logged" } });
     const { key, apiKey } = created.body as { key: string; apiKey: { id: string } };
-    await request(baseUrl, "POST", `/api-keys/${apiKey.id}/roll`, { token, body: {} });
-    await request(baseUrl, "GET", `/api-keys/${wallet}`, { token });
-    const requestLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "request");
+    await request(server.baseUrl, "POST", `/api-keys/${apiKey.id}/roll`, { token, body: {} });
+    await request(server.baseUrl, "GET", `/api-keys/${wallet}`, { token });
+    const requestLines = server.lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === "request");
     expect(requestLines.map((entry) => `${entry.method} ${entry.route} ${entry.status}`)).toEqual([
       "POST /auth/nonce 200",
       "POST /auth/verify 200",
@@ -43,7 +25,7 @@ describe("request logs", () => {
       "GET /api-keys/{wallet} 200",
     ]);
     expect(requestLines.every((entry) => typeof entry.durationMs === "number")).toBe(true);
-    const all = lines.join("\n");
+    const all = server.lines.join("\n");
     expect(all).not.toContain(token);
     expect(all).not.toContain(key);
     expect(all).not.toMatch(/kp_[0-9A-Za-z]{38}/);
@@ -51,14 +33,14 @@ describe("request logs", () => {
   });
 
   it("leave verifications out at info (the hot path), and never log the key", async () => {
-    const { token } = await signIn(baseUrl);
-    const created = await request(baseUrl, "POST", "/api-keys", { token, body: { name: "quiet" } });
+    const { token } = await signIn(server.baseUrl);
+    const created = await request(server.baseUrl, "POST", "/api-keys", { token, body: { name: "quiet" } });
     const { key } = created.body as { key: string };
-    const before = lines.length;
-    await request(baseUrl, "POST", "/api-keys/verify", { body: { key } });
-    await request(baseUrl, "POST", "/trpc/keys.verify", { body: { json: { key } } });
-    expect(lines.slice(before)).toEqual([]);
-    expect(lines.join("\n")).not.toContain(key);
+    const before = server.lines.length;
+    await request(server.baseUrl, "POST", "/api-keys/verify", { body: { key } });
+    await request(server.baseUrl, "POST", "/trpc/keys.verify", { body: { json: { key } } });
+    expect(server.lines.slice(before)).toEqual([]);
+    expect(server.lines.join("\n")).not.toContain(key);
   });
 
   it("redact tokens, keys, signatures and messages in logged objects", () => {

@@ -38,6 +38,7 @@ describeDatabases("operator payments", (target) => {
     status?: "pending" | "settled" | "credited" | "failed";
     network?: string;
     transaction?: string;
+    plan?: { id: string; days: number };
   }) => {
     const units = BigInt(Math.round(Number(values.amount) * 1e6));
     await target.database.db.insert(payments).values({
@@ -46,7 +47,9 @@ describeDatabases("operator payments", (target) => {
       payer: newAccount().address.toLowerCase(),
       nonce: `0x${randomBytes(32).toString("hex")}`,
       signatureHash: randomBytes(32).toString("hex"),
-      keyId: `key_${randomBytes(12).toString("hex")}`,
+      ...(values.plan === undefined
+        ? { keyId: `key_${randomBytes(12).toString("hex")}` }
+        : { kind: "plan" as const, keyId: null, planId: values.plan.id, days: values.plan.days }),
       creditsId: `key_${randomBytes(12).toString("hex")}`,
       wallet: values.wallet,
       amount: values.amount,
@@ -72,6 +75,8 @@ describeDatabases("operator payments", (target) => {
     // Neither counts: not settled.
     await record({ wallet: a, at: day(4), amount: "99", status: "pending" });
     await record({ wallet: b, at: day(4), amount: "77", status: "failed" });
+    // A plan purchase: no key; its plan id is one a spreadsheet would run, so the CSV defuses it.
+    await record({ wallet: a, at: day(6), amount: "5", plan: { id: "=pro", days: 30 } });
   });
   afterAll(() => server.close());
 
@@ -90,7 +95,7 @@ describeDatabases("operator payments", (target) => {
       seen.push(...page.payments);
       cursor = page.nextCursor;
     } while (cursor !== null);
-    expect(seen.map((p) => p.amount).sort()).toEqual(["0.000001", "1.5", "10", "2"]);
+    expect(seen.map((p) => p.amount).sort()).toEqual(["0.000001", "1.5", "10", "2", "5"]);
     const times = seen.map((p) => p.settledAt);
     expect(times).toEqual([...times].sort().reverse());
     expect(seen.find((p) => p.amount === "1.5")).toMatchObject({
@@ -99,17 +104,27 @@ describeDatabases("operator payments", (target) => {
       wallet: wallets[0],
       baseUnits: "1500000",
       credits: 1500,
+      planId: null,
+      days: null,
     });
+    expect(seen.find((p) => p.amount === "5")).toMatchObject({
+      kind: "plan",
+      keyId: null,
+      planId: "=pro",
+      days: 30,
+    });
+    const plans = await get(`/operator/payments?${range}&kind=plan`);
+    expect((plans.body as { payments: Payment[] }).payments.map((p) => p.amount)).toEqual(["5"]);
     const one = await get(`/operator/payments?${range}&wallet=${wallets[0]?.toLowerCase()}`);
-    expect((one.body as { payments: Payment[] }).payments.map((p) => p.amount)).toEqual(["2", "1.5"]);
+    expect((one.body as { payments: Payment[] }).payments.map((p) => p.amount)).toEqual(["5", "2", "1.5"]);
     const outside = await get(
-      `/operator/payments?from=${day(5, 0).toISOString()}&to=${day(10, 0).toISOString()}`,
+      `/operator/payments?from=${day(7, 0).toISOString()}&to=${day(10, 0).toISOString()}`,
     );
     expect((outside.body as { payments: Payment[] }).payments).toEqual([]);
   });
 
   it("sums exactly per (network, asset), over the range and per UTC day", async () => {
-    const answer = await get(`/operator/payments/totals?${range}`);
+    const answer = await get(`/operator/payments/totals?${range}&kind=top_up`);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       totals: [
@@ -122,6 +137,36 @@ describeDatabases("operator payments", (target) => {
         { day: "2026-11-04", network: "eip155:84532", baseUnits: "10000000", payments: 1 },
       ],
     });
+    const all = await get(`/operator/payments/totals?${range}`);
+    expect(all.body).toMatchObject({
+      totals: [{ network: BASE, baseUnits: "8500001", payments: 4 }, { network: "eip155:84532" }],
+    });
+    const plans = await get(`/operator/payments/totals?${range}&kind=plan`);
+    expect(plans.body).toMatchObject({
+      totals: [{ network: BASE, baseUnits: "5000000", payments: 1 }],
+      days: [{ day: "2026-11-06", payments: 1 }],
+    });
+  });
+
+  it("keeps a top-up's key: only a plan payment may have none", async () => {
+    await expect(
+      target.database.db.insert(payments).values({
+        network: BASE,
+        asset: USDC,
+        payer: newAccount().address.toLowerCase(),
+        nonce: `0x${randomBytes(32).toString("hex")}`,
+        signatureHash: randomBytes(32).toString("hex"),
+        keyId: null,
+        creditsId: "c",
+        wallet: wallets[0] ?? "",
+        amount: "1",
+        baseUnits: "1000000",
+        credits: 1000,
+        validBefore: day(9),
+        status: "pending",
+        lockedUntil: day(9),
+      }),
+    ).rejects.toThrow();
   });
 
   it("exports the same rows as CSV, oldest first, with the documented columns", async () => {
@@ -138,9 +183,16 @@ describeDatabases("operator payments", (target) => {
     );
     expect(lines.at(-1)).toBe("");
     const rows = lines.slice(1, -1).map((line) => line.split(","));
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(5);
     expect(rows[0]?.slice(0, 3)).toEqual([day(3, 9).toISOString(), "top_up", wallets[0]]);
-    expect(rows.map((row) => row[5])).toEqual(["1.5", "2", "0.000001", "10"]);
+    expect(rows[0]?.[3]).toMatch(/^key_/);
+    expect(rows[0]?.slice(9, 11)).toEqual(["", ""]);
+    expect(rows.map((row) => row[5])).toEqual(["1.5", "2", "0.000001", "10", "5"]);
+    // The plan purchase: no key, its plan and days, and the formula-like plan id prefixed with '.
+    expect(rows[4]?.slice(1, 4)).toEqual(["plan", wallets[0], ""]);
+    expect(rows[4]?.slice(9, 11)).toEqual(["'=pro", "30"]);
+    const plans = String((await get(`/operator/payments.csv?${range}&kind=plan`)).body).split("\r\n");
+    expect(plans).toHaveLength(3);
   });
 
   it("refuses a bad range with 400, and needs payments:read", async () => {
@@ -148,6 +200,7 @@ describeDatabases("operator payments", (target) => {
       `from=${day(5).toISOString()}&to=${day(4).toISOString()}`,
       `from=2024-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`,
       "from=yesterday",
+      "kind=gift",
     ]) {
       for (const path of ["/operator/payments", "/operator/payments/totals", "/operator/payments.csv"]) {
         const refused = await get(`${path}?${query}`);

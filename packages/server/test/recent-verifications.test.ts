@@ -15,6 +15,7 @@ interface RecentBody {
     permissions: string[];
     cost: number;
     ip: string | null;
+    refusedBy: { name: string; scope: string } | null;
   }>;
 }
 
@@ -66,12 +67,24 @@ describeDatabases("recent verifications", (target) => {
     await flush();
     const listed = await recentOf(apiKey.id);
     expect(listed.map(({ at: _at, ...rest }) => rest)).toEqual([
-      { outcome: "RATE_LIMITED", permissions: [], cost: 1, ip: null },
-      { outcome: "VALID", permissions: [], cost: 1, ip: "198.51.100.2" },
-      { outcome: "VALID", permissions: [], cost: 1, ip: null },
-      { outcome: "USAGE_EXCEEDED", permissions: [], cost: 4, ip: "2001:db8::1" },
-      { outcome: "INSUFFICIENT_PERMISSIONS", permissions: ["admin:write"], cost: 1, ip: null },
-      { outcome: "VALID", permissions: ["prices:read"], cost: 2, ip: "203.0.113.7" },
+      {
+        outcome: "RATE_LIMITED",
+        permissions: [],
+        cost: 1,
+        ip: null,
+        refusedBy: { name: "default", scope: "key" },
+      },
+      { outcome: "VALID", permissions: [], cost: 1, ip: "198.51.100.2", refusedBy: null },
+      { outcome: "VALID", permissions: [], cost: 1, ip: null, refusedBy: null },
+      { outcome: "USAGE_EXCEEDED", permissions: [], cost: 4, ip: "2001:db8::1", refusedBy: null },
+      {
+        outcome: "INSUFFICIENT_PERMISSIONS",
+        permissions: ["admin:write"],
+        cost: 1,
+        ip: null,
+        refusedBy: null,
+      },
+      { outcome: "VALID", permissions: ["prices:read"], cost: 2, ip: "203.0.113.7", refusedBy: null },
     ]);
     const times = listed.map((row) => Date.parse(row.at));
     expect(times).toEqual([...times].sort((a, b) => b - a));

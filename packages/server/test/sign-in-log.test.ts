@@ -1,49 +1,27 @@
 import { request } from "@keyport/test-support/http";
-import { logSink } from "@keyport/test-support/log-sink";
 import { buildSiweMessage, fetchNonce, newAccount, type SiweOverrides } from "@keyport/test-support/siwe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, createApp } from "../src/app.js";
-import type { Database } from "../src/db/database.js";
-import { parseEnv } from "../src/env.js";
-import { createLogger } from "../src/logger.js";
-import { openTestPglite } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
+import { useLoggedServer } from "./support/logged-server.js";
 
 describe("refused sign-ins", () => {
-  const lines: string[] = [];
-  const sink = logSink(lines);
-  let database: Database;
-  let app: App;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    database = await openTestPglite();
-    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
-      database,
-      logger: createLogger("info", sink),
-    });
-    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  const server = useLoggedServer();
 
   /** Posts a sign-in through a "proxy" on 127.0.0.1 that says the client is 203.0.113.7. */
   async function attempt(overrides: SiweOverrides, signedByAnother = false) {
     const account = newAccount();
-    const message = buildSiweMessage(account, await fetchNonce(baseUrl), overrides);
+    const message = buildSiweMessage(account, await fetchNonce(server.baseUrl), overrides);
     const signature = await (signedByAnother ? newAccount() : account).signMessage({ message });
-    const before = lines.length;
-    const { status } = await request(baseUrl, "POST", "/auth/verify", {
+    const before = server.lines.length;
+    const { status } = await request(server.baseUrl, "POST", "/auth/verify", {
       body: { message, signature },
       headers: { "x-forwarded-for": "198.51.100.9, 203.0.113.7" },
     });
     expect(status).toBe(401);
-    const refusals = lines
+    const refusals = server.lines
       .slice(before)
       .map((line) => JSON.parse(line))
       .filter((entry) => entry.msg === "sign-in refused");
-    return { refusals, written: lines.slice(before).join("\n"), account, message, signature };
+    return { refusals, written: server.lines.slice(before).join("\n"), account, message, signature };
   }
 
   const cases: [string, (() => SiweOverrides) | "other-signer"][] = [
@@ -63,14 +41,14 @@ describe("refused sign-ins", () => {
   });
 
   it("logs a message that is not EIP-4361 as malformed", async () => {
-    const before = lines.length;
+    const before = server.lines.length;
     const account = newAccount();
     const signature = await account.signMessage({ message: "hello" });
-    const { status } = await request(baseUrl, "POST", "/auth/verify", {
+    const { status } = await request(server.baseUrl, "POST", "/auth/verify", {
       body: { message: "hello", signature },
     });
     expect(status).toBe(401);
-    const entries = lines.slice(before).map((line) => JSON.parse(line));
+    const entries = server.lines.slice(before).map((line) => JSON.parse(line));
     expect(entries.filter((entry) => entry.msg === "sign-in refused")).toEqual([
       expect.objectContaining({ check: "malformed", ip: "127.0.0.1" }),
     ]);

@@ -1,5 +1,4 @@
 import { type Anvil, startAnvil } from "@keyport/test-support/anvil";
-import { request } from "@keyport/test-support/http";
 import { signIn } from "@keyport/test-support/siwe";
 import { deployTestUsdc, type TestUsdc } from "@keyport/test-support/test-usdc";
 import type { PaymentRequired } from "@x402/core/types";
@@ -9,15 +8,16 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { payments } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { createKeyOver } from "./support/keys.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 import {
   type AuthorizationChange,
+  creditsRemaining,
   paymentsEnv,
   requiredOf,
   signAuthorization,
   usdc as tokens,
   topUpOver,
+  unpaidTopUp,
 } from "./support/top-up.js";
 import { startTrustingFacilitator, type TrustingFacilitator } from "./support/trusting-facilitator.js";
 
@@ -55,24 +55,9 @@ describeDatabases("Keyport's own checks of a payment, behind a facilitator that 
   });
   afterAll(() => server?.close());
 
-  async function setUp() {
-    const { apiKey } = await createKeyOver(server.baseUrl, owner.token, {
-      name: "m",
-      credits: { remaining: 10 },
-    });
-    const payer = privateKeyToAccount(generatePrivateKey());
-    await token.mint(payer.address, tokens(100));
-    const unpaid = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token });
-    return { id: apiKey.id, payer, wanted: requiredOf(unpaid.headers) };
-  }
+  const setUp = () => unpaidTopUp(server.baseUrl, owner.token, token);
 
-  async function remainingOf(id: string): Promise<number | undefined> {
-    const { body } = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}`, {
-      token: owner.token,
-    });
-    const keys = (body as { keys: { id: string; credits: { remaining: number } | null }[] }).keys;
-    return keys.find((key) => key.id === id)?.credits?.remaining;
-  }
+  const remainingOf = (id: string) => creditsRemaining(server.baseUrl, owner, id);
 
   it("credits a payment that pays the requirement exactly (the facilitator would settle anything)", async () => {
     facilitator.setMode("settle");

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { type Anvil, startAnvil } from "@keyport/test-support/anvil";
-import { request } from "@keyport/test-support/http";
 import { parsePrometheus, sampleValue } from "@keyport/test-support/prometheus";
 import { signIn } from "@keyport/test-support/siwe";
 import {
@@ -17,10 +16,16 @@ import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
 import { apiKeys, payments } from "../src/db/schema/index.js";
 import { describeDatabases } from "./support/databases.js";
-import { createKeyOver } from "./support/keys.js";
 import { type RpcProxy, startRpcProxy } from "./support/rpc-proxy.js";
 import { startTestServer, type TestServer } from "./support/server.js";
-import { paymentsEnv, requiredOf, signAuthorization, usdc as tokens, topUpOver } from "./support/top-up.js";
+import {
+  creditsRemaining,
+  paymentsEnv,
+  signAuthorization,
+  usdc as tokens,
+  topUpOver,
+  unpaidTopUp,
+} from "./support/top-up.js";
 import { startTrustingFacilitator, type TrustingFacilitator } from "./support/trusting-facilitator.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -114,24 +119,9 @@ describeDatabases("recovery of payments left open", (target) => {
   });
   afterAll(() => server?.close());
 
-  async function setUp() {
-    const { apiKey } = await createKeyOver(server.baseUrl, owner.token, {
-      name: "m",
-      credits: { remaining: 10 },
-    });
-    const payer = privateKeyToAccount(generatePrivateKey());
-    await token.mint(payer.address, tokens(100));
-    const unpaid = await topUpOver(server.baseUrl, apiKey.id, "5", { token: owner.token });
-    return { id: apiKey.id, payer, wanted: requiredOf(unpaid.headers) };
-  }
+  const setUp = () => unpaidTopUp(server.baseUrl, owner.token, token);
 
-  async function remainingOf(id: string): Promise<number | undefined> {
-    const { body } = await request(server.baseUrl, "GET", `/api-keys/${owner.wallet}`, {
-      token: owner.token,
-    });
-    const keys = (body as { keys: { id: string; credits: { remaining: number } | null }[] }).keys;
-    return keys.find((key) => key.id === id)?.credits?.remaining;
-  }
+  const remainingOf = (id: string) => creditsRemaining(server.baseUrl, owner, id);
 
   const rowOf = async (nonce: string) => {
     const [row] = await target.database.db

@@ -11,7 +11,7 @@ import { createLogger } from "../src/logger.js";
 import { describeDatabases } from "./support/databases.js";
 import { createKeyOver } from "./support/keys.js";
 import { type RpcFaultProxy, startRpcFaultProxy } from "./support/rpc-fault-proxy.js";
-import { requiredOf, topUpOver, usdc } from "./support/top-up.js";
+import { creditsRemaining, requiredOf, topUpOver, usdc } from "./support/top-up.js";
 import { TEST_WEBHOOKS_KEY } from "./support/webhooks-key.js";
 
 // Payments settled in this process, through a JSON-RPC proxy that answers 429 or 500 for the methods a
@@ -54,11 +54,7 @@ describeDatabases("top-ups while the payments node fails", (target) => {
     return apiKey.id;
   }
 
-  async function remainingOf(id: string) {
-    const { body } = await request(baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
-    const keys = (body as { keys: { id: string; credits: { remaining: number } | null }[] }).keys;
-    return keys.find((key) => key.id === id)?.credits?.remaining;
-  }
+  const remainingOf = (id: string) => creditsRemaining(baseUrl, owner, id);
 
   async function signedFor(id: string) {
     const payer = await chain.newPayer(100);

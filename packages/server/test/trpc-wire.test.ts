@@ -1,10 +1,5 @@
-import { logSink } from "@keyport/test-support/log-sink";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, createApp } from "../src/app.js";
-import type { Database } from "../src/db/database.js";
-import { parseEnv } from "../src/env.js";
-import { createLogger } from "../src/logger.js";
-import { openTestPglite } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
+import { useLoggedServer } from "./support/logged-server.js";
 
 // Malformed superjson on /trpc (no sign-in needed) is a 400, never a 500 that
 // quotes the library, and never an error-level log line.
@@ -29,27 +24,10 @@ const PAYLOADS: Record<string, string> = Object.fromEntries(
 PAYLOADS["meta.values 5,000 deep"] = `{"json":{"key":"x"},"meta":{"values":${nested(5_000)}}}`;
 
 describe("malformed transformer payloads on /trpc", () => {
-  const lines: string[] = [];
-  const sink = logSink(lines);
-  let database: Database;
-  let app: App;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    database = await openTestPglite();
-    app = await createApp(parseEnv({ DATABASE_URL: "memory:" }), {
-      database,
-      logger: createLogger("info", sink),
-    });
-    baseUrl = `http://127.0.0.1:${await app.listen(0, "127.0.0.1")}`;
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  const server = useLoggedServer();
 
   const post = async (path: string, body: string) => {
-    const response = await fetch(baseUrl + path, {
+    const response = await fetch(server.baseUrl + path, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body,
@@ -77,7 +55,7 @@ describe("malformed transformer payloads on /trpc", () => {
           );
         }
       }
-      const errorLines = lines
+      const errorLines = server.lines
         .map((line) => JSON.parse(line) as { level: number; msg: string })
         .filter((entry) => entry.level >= 50);
       expect(errorLines).toEqual([]);

@@ -30,6 +30,7 @@ const counts = (valid: number, rateLimited = 0, expired = 0, revoked = 0): Count
   insufficientPermissions: 0,
   usageExceeded: 0,
   ipNotAllowed: 0,
+  walletSuspended: 0,
 });
 
 describeDatabases("usage statistics", (target) => {

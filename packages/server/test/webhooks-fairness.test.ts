@@ -8,6 +8,7 @@ import { createWebhookMetrics } from "../src/metrics/webhooks.js";
 import { createDeliveryLog } from "../src/webhooks/delivery-log.js";
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from "../src/webhooks/dispatcher.js";
 import { enqueueWebhookSql } from "../src/webhooks/enqueue.js";
+import { OPERATOR_OWNER } from "../src/webhooks/owner.js";
 import { encryptSecret, newWebhookSecret } from "../src/webhooks/secret.js";
 import { dropOverflow, droppedReason } from "../src/webhooks/trim.js";
 import { describeDatabases } from "./support/databases.js";
@@ -118,6 +119,31 @@ describeDatabases("webhook fairness", (target) => {
     expect(performance.now() - committed).toBeLessThan(2_000);
     expect(arrived.verifiedBy).toEqual([secret]);
     // Nothing of the flood timed out yet (10 s): what it holds is what the caps allow it.
+    expect(dead.total()).toBe(16);
+    expect(dead.mostAtOnce()).toBeLessThanOrEqual(4);
+  });
+
+  it("counts the operator's endpoints as one owner: hanging on every wallet's events, they hold 16 sends and a wallet's event still arrives", async () => {
+    const dead = await hangingReceiver();
+    const healthy = await receiverOf(startWebhookReceiver([]));
+    for (let n = 0; n < 10; n++) await addEndpoint(OPERATOR_OWNER, `${dead.receiver.url}?n=${n}`);
+    // Deployment events of 200 wallets, each to every operator endpoint.
+    await target.database.db.execute(sql`insert into ${webhookMessages} (id, wallet, type, payload)
+      select 'msg_ops_' || g, '0x' || lpad(to_hex(g), 40, '0'), 'key.leaked', '{}'::jsonb from generate_series(1, 200) g`);
+    await target.database.db.execute(sql`insert into ${webhookDeliveries} (message_id, webhook_id)
+      select m.id, w.id from ${webhookMessages} m cross join ${webhooks} w where w.wallet = ${OPERATOR_OWNER} order by m.id`);
+    const dispatcher = dispatch();
+    cleanups.push(() => dead.receiver.close());
+    await pollFor(() => (dead.total() >= 16 ? true : undefined));
+    const { secret } = await addEndpoint(HEALTHY, healthy.url);
+    healthy.setSecrets([secret]);
+    await target.database.db.execute(
+      enqueueWebhookSql({ wallet: HEALTHY, type: "key.revoked", keyId: "key_h", at: new Date(), data: {} }),
+    );
+    const committed = performance.now();
+    dispatcher.wake();
+    await pollFor(() => healthy.received[0]);
+    expect(performance.now() - committed).toBeLessThan(2_000);
     expect(dead.total()).toBe(16);
     expect(dead.mostAtOnce()).toBeLessThanOrEqual(4);
   });

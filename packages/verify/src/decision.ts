@@ -65,6 +65,10 @@ const REFUSALS: Record<Exclude<VerificationCode, "VALID">, Refusal> = {
   },
   RATE_LIMITED: { code: "TOO_MANY_REQUESTS", message: "The API key's rate limit is exhausted: retry later" },
   USAGE_EXCEEDED: { code: "TOO_MANY_REQUESTS", message: "The API key has no credits left" },
+  WALLET_SUSPENDED: {
+    code: "FORBIDDEN",
+    message: "The API key's wallet is suspended by this service's operator",
+  },
 };
 const MISSING: Refusal = {
   code: "UNAUTHORIZED",
@@ -140,7 +144,25 @@ function decideOn(result: VerifyResult, options: DecideOptions): Decision {
   const refillAt = result.code === "USAGE_EXCEEDED" ? result.credits?.refillAt : null;
   if (refillAt) headers.push(["retry-after", String(secondsUntil(refillAt))]);
   if (REFUSALS[result.code].code === "UNAUTHORIZED") headers.push(CHALLENGE);
+  if (result.code === "RATE_LIMITED" && result.ratelimit)
+    return refuse(rateLimited(result.ratelimit), headers);
   return refuse(REFUSALS[result.code], headers);
+}
+
+/**
+ * A 429 naming the limit that refused and when to retry (`Rate limit "tokens" exceeded (limit 1000);
+ * retry in 12 s`); a wallet-wide limit says so. A server too old to name its limits gets the plain
+ * message. The answer carries no window length, so the message gives none.
+ */
+function rateLimited(limit: VerificationRateLimit): Refusal {
+  const name = Reflect.get(limit, "name");
+  if (!isPolicyName(name)) return REFUSALS.RATE_LIMITED;
+  const whose = Reflect.get(limit, "scope") === "wallet" ? "The wallet's rate limit" : "Rate limit";
+  const retry = Math.max(1, secondsUntil(limit.resetAt));
+  return {
+    code: "TOO_MANY_REQUESTS",
+    message: `${whose} "${name}" exceeded (limit ${limit.limit}); retry in ${retry} s`,
+  };
 }
 
 /**

@@ -75,6 +75,7 @@ const CODES: Record<VerificationCode, true> = {
   INSUFFICIENT_PERMISSIONS: true,
   USAGE_EXCEEDED: true,
   RATE_LIMITED: true,
+  WALLET_SUSPENDED: true,
 };
 
 const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;

@@ -124,21 +124,39 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect((await get(backend, bearer(key))).status).toBe(200);
     const refused = await get(backend, bearer(key));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({
-      code: "TOO_MANY_REQUESTS",
-      message: "The API key's rate limit is exhausted: retry later",
-    });
     expect(refused.headers.get("ratelimit-limit")).toBe("2");
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
     const reset = Number(refused.headers.get("ratelimit-reset"));
     expect(reset).toBeGreaterThan(0);
     expect(reset).toBeLessThanOrEqual(60);
     expect(refused.headers.get("retry-after")).toBe(String(reset));
+    // The message names the limit that refused and when to retry, as Retry-After says.
+    expect(refused.body).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: `Rate limit "default" exceeded (limit 2); retry in ${reset} s`,
+    });
     expect(refused.headers.get("cache-control")).toBe("no-store");
     // The IETF draft's headers beside them, the limit's name as the policy's.
     expect(first.headers.get("ratelimit-policy")).toBe('"default";q=2');
     expect(first.headers.get("ratelimit")).toMatch(/^"default";r=1;t=\d+$/);
     expect(refused.headers.get("ratelimit")).toBe(`"default";r=0;t=${reset}`);
+  });
+
+  it("names a wallet-wide limit that refuses as the wallet's", async () => {
+    const { key } = await keyport.createKey({ name: "under a wallet limit" });
+    await keyport.setWalletLimits([{ name: "shared", limit: 1, windowSeconds: 600 }]);
+    try {
+      expect((await get(backend, bearer(key))).status).toBe(200);
+      const refused = await get(backend, bearer(key));
+      expect(refused.status).toBe(429);
+      const retry = Math.max(1, Number(refused.headers.get("retry-after")));
+      expect(refused.body).toEqual({
+        code: "TOO_MANY_REQUESTS",
+        message: `The wallet's rate limit "shared" exceeded (limit 1); retry in ${retry} s`,
+      });
+    } finally {
+      await keyport.setWalletLimits([]);
+    }
   });
 
   it("reports RateLimit-Remaining as it is when a key out of credits is refused (a refusal spends no window)", async () => {
@@ -177,6 +195,9 @@ describe.each(FRAMEWORKS)("keyport() for %s against the real Keyport server", (f
     expect(refused.status).toBe(429);
     expect(refused.headers.get("ratelimit")).toMatch(/^"tokens";r=300;t=\d+$/);
     expect(refused.headers.get("retry-after")).not.toBeNull();
+    expect(refused.body.message).toBe(
+      `Rate limit "tokens" exceeded (limit 1000); retry in ${Math.max(1, Number(refused.headers.get("retry-after")))} s`,
+    );
     // The refusal spent no request either.
     const after = await get(metered, { ...bearer(key), "x-tokens": "0" });
     expect(after.body.keyport.ratelimits.map((l: { remaining: number }) => l.remaining)).toEqual([98, 300]);

@@ -19,7 +19,20 @@ const grown = () => ({
 });
 
 const ANSWERS = {
-  // The code a later issue adds for a wallet its operator suspended.
+  // A code a later Keyport may add, which this version does not know.
+  newer: () => ({
+    valid: false,
+    code: "KEY_QUARANTINED",
+    keyId: KEY_ID,
+    wallet: WALLET,
+    expiresAt: null,
+    ratelimit: null,
+    permissions: [],
+    credits: null,
+    meta: null,
+    ...grown(),
+  }),
+  // A wallet its operator suspended: known by name since this version (docs/operator.md#suspension).
   suspended: () => ({
     valid: false,
     code: "WALLET_SUSPENDED",
@@ -94,11 +107,11 @@ afterAll(async () => {
 describe("createVerifier against a newer Keyport", () => {
   it("answers a code it does not know, with valid false, as UNRECOGNIZED with Keyport's code, and names it once in the log", async () => {
     const { lines, logger } = recordingLogger();
-    const verifier = createVerifier({ baseUrl: keyports.suspended.baseUrl, logger });
+    const verifier = createVerifier({ baseUrl: keyports.newer.baseUrl, logger });
     const expected = {
       valid: false,
       code: "UNRECOGNIZED",
-      serverCode: "WALLET_SUSPENDED",
+      serverCode: "KEY_QUARANTINED",
       keyId: KEY_ID,
       wallet: WALLET,
     };
@@ -106,7 +119,7 @@ describe("createVerifier against a newer Keyport", () => {
     expect(await verifier.verify("kp_b")).toEqual(expected);
     expect(lines).toEqual([
       expect.stringMatching(
-        /^warn Keyport at http:\/\/127\.0\.0\.1:\d+ answered a verification code this version of @keyport\/verify does not know \(WALLET_SUSPENDED\): such keys are refused; upgrade @keyport\/verify/,
+        /^warn Keyport at http:\/\/127\.0\.0\.1:\d+ answered a verification code this version of @keyport\/verify does not know \(KEY_QUARANTINED\): such keys are refused; upgrade @keyport\/verify/,
       ),
     ]);
   });
@@ -120,6 +133,18 @@ describe("createVerifier against a newer Keyport", () => {
       valid: false,
       code: "RATE_LIMITED",
       ratelimit: { limit: 10, remaining: 0 },
+    });
+    expect(lines).toEqual([]);
+  });
+
+  it("reads WALLET_SUSPENDED by name, without a warning", async () => {
+    const { lines, logger } = recordingLogger();
+    const suspended = await createVerifier({ baseUrl: keyports.suspended.baseUrl, logger }).verify("kp_a");
+    expect(suspended).toMatchObject({
+      valid: false,
+      code: "WALLET_SUSPENDED",
+      keyId: KEY_ID,
+      wallet: WALLET,
     });
     expect(lines).toEqual([]);
   });
@@ -156,9 +181,23 @@ describe.each(FRAMEWORKS)("keyport() for %s against a newer Keyport", (framework
   it.each(["deny", "allow"] as const)(
     "refuses a code it does not know with 403 under onUnavailable %s, before the route",
     async (onUnavailable) => {
-      const refused = await get("suspended", onUnavailable);
+      const refused = await get("newer", onUnavailable);
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ code: "FORBIDDEN", message: "Keyport refused the API key" });
+      expect(refused.headers.get("cache-control")).toBe("no-store");
+      expect(refused.headers.get("www-authenticate")).toBeNull();
+    },
+  );
+
+  it.each(["deny", "allow"] as const)(
+    "refuses a suspended wallet's key with 403 saying so under onUnavailable %s",
+    async (onUnavailable) => {
+      const refused = await get("suspended", onUnavailable);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        code: "FORBIDDEN",
+        message: "The API key's wallet is suspended by this service's operator",
+      });
       expect(refused.headers.get("cache-control")).toBe("no-store");
       expect(refused.headers.get("www-authenticate")).toBeNull();
     },

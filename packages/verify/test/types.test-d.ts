@@ -31,7 +31,8 @@ interface PinnedVerificationJson {
     | "IP_NOT_ALLOWED"
     | "INSUFFICIENT_PERMISSIONS"
     | "USAGE_EXCEEDED"
-    | "RATE_LIMITED";
+    | "RATE_LIMITED"
+    | "WALLET_SUSPENDED";
   keyId: string | null;
   wallet: string | null;
   expiresAt: string | null;

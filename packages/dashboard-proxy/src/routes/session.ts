@@ -6,7 +6,7 @@ import type { ClientIpReader } from "../http/request-ip.js";
 import type { SessionCookies } from "../session/cookies.js";
 import { readSessionToken } from "../session/cookies.js";
 import { checkSessionProvenance } from "../session/provenance.js";
-import type { KeyportAnswer, KeyportClient, SessionInfo } from "../upstream/keyport.js";
+import type { KeyportAnswer, KeyportClient, LiveSession } from "../upstream/keyport.js";
 
 /** What the session routes need. */
 export interface SessionRouteOptions {
@@ -36,7 +36,7 @@ const NOT_SIGNED_IN: ApiError = { code: "UNAUTHORIZED", message: "Not signed in"
 
 /**
  * Registers `/api/session`. The token the server hands out goes only into the httpOnly cookie; the
- * page sees `{ wallet, expiresAt }`. Every method answers only the dashboard's own page
+ * page sees `{ wallet, expiresAt, operator }`. Every method answers only the dashboard's own page
  * (`checkSessionProvenance`), so `POST` and `DELETE` need `Origin: PUBLIC_ORIGIN`.
  */
 export function registerSessionRoutes(app: H3, options: SessionRouteOptions): void {
@@ -77,7 +77,10 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
     if (previous !== undefined && previous !== token) {
       await keyport.logout(previous, requestId);
     }
-    return sessionResponse(session, cookies.set(token, session.expiresAt));
+    // The sign-in's answer does not say whether the wallet is an operator's; the session read does.
+    const who = await keyport.session(token, requestId);
+    const operator = who.ok && who.value.operator;
+    return sessionResponse({ ...session, operator }, cookies.set(token, session.expiresAt));
   });
 
   app.get(SESSION_PATH, async (event) => {
@@ -109,8 +112,12 @@ export function registerSessionRoutes(app: H3, options: SessionRouteOptions): vo
   });
 }
 
-function sessionResponse(session: SessionInfo, setCookies: string[]): Response {
-  const body = { wallet: session.wallet, expiresAt: session.expiresAt.toISOString() };
+function sessionResponse(session: LiveSession, setCookies: string[]): Response {
+  const body = {
+    wallet: session.wallet,
+    expiresAt: session.expiresAt.toISOString(),
+    operator: session.operator,
+  };
   return withCookies(Response.json(body, { headers: { "cache-control": "no-store" } }), setCookies);
 }
 

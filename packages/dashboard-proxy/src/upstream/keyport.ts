@@ -16,6 +16,12 @@ export interface SessionInfo {
   expiresAt: Date;
 }
 
+/** A live session as `GET /auth/session` describes it: also whether its wallet is an operator's. */
+export interface LiveSession extends SessionInfo {
+  /** `OPERATOR_WALLETS` holds the wallet, as of this request (docs/operator.md). */
+  operator: boolean;
+}
+
 /** The browser a sign-in came from, as the proxy saw it (undefined: unknown or not sent). */
 export interface BrowserOrigin {
   clientIp: string | undefined;
@@ -54,8 +60,8 @@ export interface KeyportClient {
     requestId: string | undefined,
     browser: BrowserOrigin,
   ): Promise<KeyportAnswer<SessionInfo & { token: string }>>;
-  /** `GET /auth/session`: who the token belongs to, until when. */
-  session(token: string, requestId: string | undefined): Promise<KeyportAnswer<SessionInfo>>;
+  /** `GET /auth/session`: who the token belongs to, until when, and whether it is an operator's. */
+  session(token: string, requestId: string | undefined): Promise<KeyportAnswer<LiveSession>>;
   /** `POST /auth/logout`: ends the session on the server. */
   logout(token: string, requestId: string | undefined): Promise<KeyportAnswer<{ ok: true }>>;
   /** `GET /meta`: the server's public setup (whether payments are on, on which token). */
@@ -66,6 +72,8 @@ export interface KeyportClient {
 
 const sessionSchema = z.object({ wallet: z.string(), expiresAt: z.coerce.date() });
 const signedInSchema = sessionSchema.extend({ token: z.string() });
+// A server from before the operator role answers without the field: no operator then.
+const liveSessionSchema = sessionSchema.extend({ operator: z.boolean().default(false) });
 const loggedOutSchema = z.object({ ok: z.literal(true) });
 const serverMetaSchema = z.object({
   payments: z
@@ -144,7 +152,7 @@ export function createKeyportClient(options: KeyportClientOptions): KeyportClien
   return {
     verify: (message, signature, requestId, browser) =>
       call("POST", "/auth/verify", signedInSchema, requestId, undefined, { message, signature }, browser),
-    session: (token, requestId) => call("GET", "/auth/session", sessionSchema, requestId, token),
+    session: (token, requestId) => call("GET", "/auth/session", liveSessionSchema, requestId, token),
     logout: (token, requestId) => call("POST", "/auth/logout", loggedOutSchema, requestId, token, {}),
     meta: (requestId) => call("GET", "/meta", serverMetaSchema, requestId),
     async forward(request) {

@@ -14,6 +14,8 @@ const EVENT_TYPE_WORDS: Record<WebhookEventType, string> = {
   "credits.topped_up": "Credits topped up",
   "limits.updated": "Wallet-wide limit changed",
   "webhook.disabled": "Another endpoint disabled",
+  "wallet.suspended": "Wallet suspended",
+  "wallet.unsuspended": "Wallet suspension lifted",
   "wallet.plan_changed": "Plan changed",
 };
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeRateLimit, formatRateLimit, parseRateLimit, wholeNumber } from "./rate-limit";
+import {
+  describeRateLimit,
+  formatRateLimit,
+  formatRateLimits,
+  parseRateLimit,
+  wholeNumber,
+} from "./rate-limit";
 
 describe("parseRateLimit", () => {
   it("is none when both inputs are empty, and the limit when both are whole numbers in range", () => {
@@ -49,5 +55,23 @@ describe("describeRateLimit", () => {
     expect(describeRateLimit({ limit: 3, windowSeconds: 86_400 })).toBe("3 per day");
     expect(describeRateLimit({ limit: 5, windowSeconds: 90 })).toBe("5 per 90 seconds");
     expect(describeRateLimit(null)).toBe("none");
+  });
+});
+
+describe("formatRateLimits", () => {
+  it("says a lone default limit as before, and names every limit of a longer list", () => {
+    expect(formatRateLimits([])).toBe("none");
+    expect(formatRateLimits([{ name: "default", limit: 100, windowSeconds: 60, autoApply: true }])).toBe(
+      "100 / 60 s",
+    );
+    expect(
+      formatRateLimits([
+        { name: "default", limit: 100, windowSeconds: 60, autoApply: true },
+        { name: "tokens", limit: 200_000, windowSeconds: 60, autoApply: false },
+      ]),
+    ).toBe("default 100 / 60 s, tokens 200,000 / 60 s (when asked)");
+    expect(formatRateLimits([{ name: "burst", limit: 5, windowSeconds: 1, autoApply: true }])).toBe(
+      "burst 5 / 1 s",
+    );
   });
 });

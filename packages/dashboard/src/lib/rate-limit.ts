@@ -40,6 +40,24 @@ export function formatRateLimit(rateLimit: RateLimit | null): string {
   return `${formatCount(rateLimit.limit)} / ${formatCount(rateLimit.windowSeconds)} s`;
 }
 
+/**
+ * A key's named limits in a table cell: its one `default` limit as `formatRateLimit` says it, else
+ * each by name ("default 100 / 60 s, tokens 200,000 / 60 s (when asked)"), or `none`.
+ */
+export function formatRateLimits(
+  limits: readonly (RateLimit & { name: string; autoApply?: boolean | undefined })[],
+): string {
+  const [only] = limits;
+  if (only === undefined) return "none";
+  if (limits.length === 1 && only.name === "default" && only.autoApply !== false)
+    return formatRateLimit(only);
+  return limits
+    .map(
+      (limit) => `${limit.name} ${formatRateLimit(limit)}${limit.autoApply === false ? " (when asked)" : ""}`,
+    )
+    .join(", ");
+}
+
 const WINDOW_WORDS: Record<number, string> = { 1: "second", 60: "minute", 3600: "hour", 86400: "day" };
 
 /** `100 per minute`, `5 per 30 seconds`, or `none`: a rate limit in a sentence. */

@@ -5,6 +5,8 @@ import { fetchJson, HttpError } from "./http";
 export const sessionSchema = z.object({
   wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
   expiresAt: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  /** The wallet is one of the server's `OPERATOR_WALLETS` (docs/operator.md); older proxies omit it. */
+  operator: z.boolean().default(false),
 });
 
 export type Session = z.output<typeof sessionSchema>;

@@ -66,6 +66,7 @@ function world(rule: Rule = null) {
         meta: null,
         creditsId: null,
         allowedIps: null,
+        suspended: false,
         ...recordLimits(id, defaultLimitList(rules.rateLimit), defaultLimitList(rules.walletRateLimit)),
       });
       return key;

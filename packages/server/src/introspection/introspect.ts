@@ -95,7 +95,11 @@ export function createKeyIntrospection(deps: KeyIntrospectionDeps): KeyIntrospec
       expiresAt: record.expiresAt,
       ratelimit,
       credits: balance === null ? null : creditsView(balance),
-      topUpUrl: deps.topUpUrl(record.id, status === "active" && record.creditsId !== null),
+      suspended: record.suspended,
+      topUpUrl: deps.topUpUrl(
+        record.id,
+        status === "active" && record.creditsId !== null && !record.suspended,
+      ),
     };
   }
 

@@ -6,7 +6,7 @@ import type { KeyPlan, KeyRecord } from "../verify/key-record.js";
 import { compileIpAllowList } from "./ip-allow-list.js";
 
 /**
- * Reads what verification caches about a key, by its secret's hash, with its wallet's limit and,
+ * Reads what verification caches about a key, by its secret's hash, with its wallet's limit, suspension and,
  * given the default plan's id, the wallet's plan in force (its own while it lasts, else the default:
  * docs/plans.md), in one query; null when no key has that hash.
  * @example const verifier = createKeyVerifier({ ..., loadKeyByHash: (hash) => loadKeyByHash(db, hash, "free") });
@@ -31,6 +31,7 @@ export async function loadKeyByHash(
       meta: apiKeys.meta,
       creditsId: apiKeys.creditsId,
       allowedIps: apiKeys.allowedIps,
+      suspendedAt: wallets.suspendedAt,
       planId: plans.id,
       planName: plans.name,
       planPermissions: plans.permissions,
@@ -48,6 +49,7 @@ export async function loadKeyByHash(
   const {
     walletRateLimits,
     allowedIps,
+    suspendedAt,
     planId,
     planName,
     planPermissions,
@@ -76,6 +78,7 @@ export async function loadKeyByHash(
     ...rest,
     allowedIps: allowedIps === null ? null : compileIpAllowList(allowedIps),
     walletRateLimits: wallet,
+    suspended: suspendedAt !== null,
     autoLimits: autoAppliedLimits(row.id, row.rateLimits, wallet, plan?.limits),
     plan,
   };

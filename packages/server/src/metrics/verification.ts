@@ -43,6 +43,7 @@ export function createVerifierMetrics(
     INSUFFICIENT_PERMISSIONS: 0,
     USAGE_EXCEEDED: 0,
     IP_NOT_ALLOWED: 0,
+    WALLET_SUSPENDED: 0,
     ERROR: 0,
   };
   const lookups: Record<CacheLookup, number> = { hit: 0, negative_hit: 0, miss: 0 };

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, or, type SQL, sql, sum } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql, sum } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/database.js";
 import { type PaymentRow, payments } from "../db/schema/index.js";
-import type { OperatorPaymentView } from "../schemas/operator-payments.js";
+import type { OperatorPaymentView, PaymentKind } from "../schemas/operator-payments.js";
 
 /** "Settled" in the operator API: settled on chain, or settled and credited (docs/operator.md#payments). */
 const SETTLED = inArray(payments.status, ["settled", "credited"]);
@@ -10,9 +10,11 @@ const SETTLED = inArray(payments.status, ["settled", "credited"]);
 /** A settled payment's time: its last change, which for settled and credited payments is the settlement. */
 const settledAt = payments.updatedAt;
 
+/** The settled payments a read covers: settled in [from, to), of one kind when `kind` is set. */
 export interface PaymentRange {
   from: Date;
   to: Date;
+  kind?: PaymentKind | undefined;
 }
 
 /** Where a page ended, newest first: the last payment's time and id. */
@@ -21,8 +23,43 @@ export interface PaymentCursor {
   id: number;
 }
 
+function ofKind(range: PaymentRange): SQL | undefined {
+  return range.kind === undefined ? undefined : eq(payments.kind, range.kind);
+}
+
 function inRange(range: PaymentRange): SQL | undefined {
-  return and(SETTLED, gte(settledAt, range.from), lt(settledAt, range.to));
+  return and(SETTLED, gte(settledAt, range.from), lt(settledAt, range.to), ofKind(range));
+}
+
+// Pages and batches after the first start at their cursor with a row comparison, which takes the place
+// of the range's bound on that side: PostgreSQL then reads payments_settled_at_idx in order from the
+// cursor, even in the generic plan a prepared statement gets after a few runs (with both bounds and the
+// cursor, that plan read every remaining row of the range and sorted them, making the export quadratic).
+
+// A cursor beyond the range's bound is moved to it: (to, 0) excludes `to` itself, (from, 0) includes `from`.
+
+/** Settled payments in `range` older than `before` (newest-first pages). */
+function beforeCursor(range: PaymentRange, cursor: PaymentCursor | null): SQL | undefined {
+  if (cursor === null) return inRange(range);
+  const before = cursor.at >= range.to ? { at: range.to, id: 0 } : cursor;
+  return and(
+    SETTLED,
+    gte(settledAt, range.from),
+    sql`(${settledAt}, ${payments.id}) < (${before.at.toISOString()}::timestamptz, ${before.id})`,
+    ofKind(range),
+  );
+}
+
+/** Settled payments in `range` newer than `after` (oldest-first batches). */
+function afterCursor(range: PaymentRange, cursor: PaymentCursor | null): SQL | undefined {
+  if (cursor === null) return inRange(range);
+  const after = cursor.at < range.from ? { at: range.from, id: 0 } : cursor;
+  return and(
+    SETTLED,
+    lt(settledAt, range.to),
+    sql`(${settledAt}, ${payments.id}) > (${after.at.toISOString()}::timestamptz, ${after.id})`,
+    ofKind(range),
+  );
 }
 
 export function paymentView(row: PaymentRow): OperatorPaymentView {
@@ -30,7 +67,7 @@ export function paymentView(row: PaymentRow): OperatorPaymentView {
     id: String(row.id),
     settledAt: row.updatedAt,
     status: row.status === "credited" ? "credited" : "settled",
-    kind: "top_up",
+    kind: row.kind,
     wallet: row.wallet,
     keyId: row.keyId,
     payer: row.payer,
@@ -39,6 +76,8 @@ export function paymentView(row: PaymentRow): OperatorPaymentView {
     asset: row.asset,
     network: row.network,
     credits: row.credits,
+    planId: row.planId,
+    days: row.days,
     transaction: row.transaction,
   };
 }
@@ -54,11 +93,8 @@ export async function listSettledPayments(
     .from(payments)
     .where(
       and(
-        inRange(params.range),
+        beforeCursor(params.range, before),
         params.wallet === undefined ? undefined : eq(payments.wallet, params.wallet),
-        before === null
-          ? undefined
-          : or(lt(settledAt, before.at), and(eq(settledAt, before.at), lt(payments.id, before.id))),
       ),
     )
     .orderBy(desc(settledAt), desc(payments.id))
@@ -102,11 +138,6 @@ export async function paymentTotals(db: Db, range: PaymentRange) {
 /** How many rows one read of the CSV export takes: memory stays bounded whatever the range holds. */
 export const EXPORT_BATCH = 1_000;
 
-function afterCursor(cursor: PaymentCursor | null): SQL | undefined {
-  if (cursor === null) return undefined;
-  return or(gt(settledAt, cursor.at), and(eq(settledAt, cursor.at), gt(payments.id, cursor.id)));
-}
-
 /** Every settled payment in `range`, oldest first, read in keyset batches of {@link EXPORT_BATCH}. */
 export async function* settledPaymentBatches(
   db: Db,
@@ -117,7 +148,7 @@ export async function* settledPaymentBatches(
     const rows: PaymentRow[] = await db
       .select()
       .from(payments)
-      .where(and(inRange(range), afterCursor(after)))
+      .where(afterCursor(range, after))
       .orderBy(asc(settledAt), asc(payments.id))
       .limit(EXPORT_BATCH);
     if (rows.length > 0) yield rows.map(paymentView);

@@ -35,11 +35,12 @@ function rangeOf(req: IncomingMessage) {
   const parsed = paymentsCsvInput.safeParse({
     from: query.get("from") ?? undefined,
     to: query.get("to") ?? undefined,
+    kind: query.get("kind") ?? undefined,
   });
   if (!parsed.success) {
     throw new TRPCError({
       code: "BAD_REQUEST",
-      message: "from and to must be ISO-8601 times with an offset",
+      message: "from and to must be ISO-8601 times with an offset, and kind top_up or plan",
     });
   }
   return paymentRangeOf(parsed.data);

@@ -43,8 +43,8 @@ export function paymentCsvLine(row: OperatorPaymentView): string {
     asset: row.asset,
     network: row.network,
     credits: row.credits,
-    plan_id: null,
-    days: null,
+    plan_id: row.planId,
+    days: row.days,
     transaction: row.transaction,
   };
   return `${PAYMENT_CSV_COLUMNS.map((column) => csvCell(cells[column])).join(",")}\r\n`;

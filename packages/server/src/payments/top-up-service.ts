@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { LiveCredits } from "../credits/overlay-live.js";
 import { overlayLive } from "../credits/overlay-live.js";
 import type { Db } from "../db/database.js";
-import { apiKeys } from "../db/schema/index.js";
+import { apiKeys, wallets } from "../db/schema/index.js";
 import { loadCredits } from "../keys/key-credits.js";
 import { hashKey } from "../keys/secret.js";
 import { toApiKey } from "../keys/status.js";
@@ -18,6 +18,8 @@ export interface TopUpKeyView {
   status: ApiKeyStatus;
   /** null: the key has no credits (unmetered), so it cannot be topped up. */
   creditsId: string | null;
+  /** The operator suspended the key's wallet: no top-up is taken. */
+  suspended: boolean;
 }
 
 /** A top-up's end as the procedure answers it. */
@@ -61,13 +63,18 @@ export function createTopUpService(
   }
   return {
     async key(id, now) {
-      const found = await row(id);
+      const [found] = await db
+        .select({ key: apiKeys, suspendedAt: wallets.suspendedAt })
+        .from(apiKeys)
+        .leftJoin(wallets, eq(wallets.address, apiKeys.wallet))
+        .where(eq(apiKeys.id, id));
       if (found === undefined) return null;
       return {
-        id: found.id,
-        wallet: found.wallet,
-        status: toApiKey(found, now).status,
-        creditsId: found.creditsId,
+        id: found.key.id,
+        wallet: found.key.wallet,
+        status: toApiKey(found.key, now).status,
+        creditsId: found.key.creditsId,
+        suspended: found.suspendedAt !== null,
       };
     },
     async holderOf(secret) {

@@ -98,6 +98,21 @@ export function askedLimits(
   return { applied, unknown };
 }
 
+/**
+ * Every limit of a key and of its wallet, auto-applied or not, at cost 0 (read, never spent): what
+ * the key page's live use shows (ratelimit/limit-use.ts).
+ */
+export function everyLimit(
+  keyId: string,
+  own: readonly NamedRateLimit[],
+  wallet: readonly NamedRateLimit[],
+): Array<AppliedLimit & { autoApply: boolean }> {
+  return [
+    ...own.map((limit) => ({ ...appliedLimit("key", keyId, limit, 0), autoApply: limit.autoApply })),
+    ...wallet.map((limit) => ({ ...appliedLimit("wallet", keyId, limit, 0), autoApply: limit.autoApply })),
+  ];
+}
+
 /** A key record's limit fields from its own, its wallet's and its plan's lists. */
 export function recordLimits(
   keyId: string,

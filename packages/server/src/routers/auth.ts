@@ -18,6 +18,7 @@ import {
 import { noInput } from "../schemas/common.js";
 import { authDescriptions } from "../schemas/descriptions/auth.js";
 import { publicProcedure, router, sessionProcedure } from "../trpc.js";
+import { refuseWhenSuspended } from "./wallet-suspended.js";
 
 /** How far a refused sign-in got with its nonce. */
 type NonceState = { claimed: true } | { claimed: false; unclaimed: string | undefined };
@@ -61,7 +62,7 @@ export const authHttp = {
     method: "POST",
     path: "/auth/verify",
     successStatus: 200,
-    errors: [401, 413, 415, 429],
+    errors: [401, 403, 413, 415, 429],
     security: "public",
   },
   session: { method: "GET", path: "/auth/session", successStatus: 200, errors: [401], security: "session" },
@@ -138,6 +139,12 @@ export const authRouter = router({
           checked,
           nonceClaimed ? { claimed: true } : { claimed: false, unclaimed: checked.nonce },
         );
+      // After a valid signature only: nobody learns a wallet is suspended without signing as it.
+      await refuseWhenSuspended(
+        ctx,
+        checked.address,
+        "This wallet is suspended by this deployment: it cannot sign in. Ask the deployment's operator why",
+      );
       const session = await ctx.sessions.create(checked.address, checked.expirationTime, {
         userAgent: boundUserAgent(ctx.userAgent),
         ip: ctx.clientIp() ?? null,

@@ -24,9 +24,11 @@ import { publicProcedure, router, sessionProcedure } from "../trpc.js";
 import { createKeyFor } from "./key-create.js";
 import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
+import { keyRateLimitUse } from "./key-rate-limit-use.js";
 import { keyVerifications } from "./key-verifications.js";
 import { requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
 import { topUpProcedures } from "./top-up.js";
+import { KEY_WRITES_SUSPENDED, refuseWhenSuspended } from "./wallet-suspended.js";
 
 const NOT_FOUND = "No such key";
 
@@ -57,7 +59,7 @@ export const keysHttp = {
     method: "PATCH",
     path: "/api-keys/{id}",
     successStatus: 200,
-    errors: [401, 404, 409, 413, 415],
+    errors: [401, 403, 404, 409, 413, 415],
     security: "session",
   },
   revoke: {
@@ -71,7 +73,7 @@ export const keysHttp = {
     method: "POST",
     path: "/api-keys/{id}/roll",
     successStatus: 201,
-    errors: [401, 404, 409, 413, 415],
+    errors: [401, 403, 404, 409, 413, 415],
     security: "session",
   },
   verify: {
@@ -112,6 +114,7 @@ export const keysRouter = router({
           message: "A session can only create keys for its own wallet",
         });
       }
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       return createKeyFor(ctx, ctx.wallet, input);
     }),
 
@@ -164,6 +167,7 @@ export const keysRouter = router({
       if (patch.expiresAt != null && patch.expiresAt <= now) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const bounds = await walletBounds(ctx, ctx.wallet, now);
       // Only what the PATCH sets is judged: a key kept over a plan change down stays editable.
       if (patch.permissions !== undefined) requirePermissionsInPlan(bounds, patch.permissions);
@@ -226,6 +230,7 @@ export const keysRouter = router({
     .input(rollKeyInput)
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
+      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const now = new Date();
       const [bounds, current] = await Promise.all([
         walletBounds(ctx, ctx.wallet, now),
@@ -272,6 +277,7 @@ export const keysRouter = router({
 
   introspect: introspectKey,
   verifications: keyVerifications,
+  rateLimitUse: keyRateLimitUse,
   ...topUpProcedures,
   reportLeak: publicProcedure
     .meta(

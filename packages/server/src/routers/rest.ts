@@ -13,6 +13,7 @@ import { endSessionInput, verifyInput } from "../schemas/auth.js";
 import { noInput } from "../schemas/common.js";
 import { introspectKeyInput } from "../schemas/introspection.js";
 import { listEventsInput } from "../schemas/key-event.js";
+import { keyRateLimitUseInput } from "../schemas/key-rate-limit-use.js";
 import { keyVerificationsInput } from "../schemas/key-verifications.js";
 import {
   createOperatorTokenInput,
@@ -21,10 +22,19 @@ import {
   listOperatorTokensInput,
   revokeAnyKeyInput,
   revokeOperatorTokenInput,
+  suspendWalletInput,
+  unsuspendWalletInput,
 } from "../schemas/operator.js";
 import { listPaymentsInput, paymentTotalsInput } from "../schemas/operator-payments.js";
 import { deploymentUsageInput } from "../schemas/operator-usage.js";
 import { getWalletInput, listWalletsInput } from "../schemas/operator-wallets.js";
+import {
+  createOperatorWebhookInput,
+  listOperatorWebhooksInput,
+  operatorWebhookInput,
+  redeliverOperatorWebhookInput,
+  updateOperatorWebhookInput,
+} from "../schemas/operator-webhooks.js";
 import {
   getWalletAccountInput,
   operatorListPlansInput,
@@ -48,6 +58,7 @@ import type { AppCaller } from "./_app.js";
 import { authHttp } from "./auth.js";
 import { eventsHttp } from "./events.js";
 import { introspectHttp } from "./key-introspection.js";
+import { keyRateLimitUseHttp } from "./key-rate-limit-use.js";
 import { keyVerificationsHttp } from "./key-verifications.js";
 import { keysHttp } from "./keys.js";
 import { limitsHttp } from "./limits.js";
@@ -58,7 +69,9 @@ import { operatorPaymentsHttp } from "./operator/payments.js";
 import { operatorPlansHttp } from "./operator/plans.js";
 import { operatorTokensHttp } from "./operator/tokens.js";
 import { operatorUsageHttp } from "./operator/usage.js";
+import { walletSuspensionHttp } from "./operator/wallet-suspension.js";
 import { operatorWalletsHttp } from "./operator/wallets.js";
+import { operatorWebhooksHttp } from "./operator/webhooks.js";
 import { plansHttp } from "./plans.js";
 import { topUpHttp } from "./top-up.js";
 import { usageHttp } from "./usage.js";
@@ -111,6 +124,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   restRoute(keysHttp.verify, verifyKeyInput, (caller, input) => caller.keys.verify(input)),
   restRoute(introspectHttp, introspectKeyInput, (caller, input) => caller.keys.introspect(input)),
   restRoute(keyVerificationsHttp, keyVerificationsInput, (caller, input) => caller.keys.verifications(input)),
+  restRoute(keyRateLimitUseHttp, keyRateLimitUseInput, (caller, input) => caller.keys.rateLimitUse(input)),
   restRoute(keysHttp.reportLeak, reportLeakInput, (caller, input) => caller.keys.reportLeak(input)),
   restRoute(usageHttp.get, usageInput, (caller, input) => caller.usage.get(input)),
   restRoute(eventsHttp.list, listEventsInput, (caller, input) => caller.events.list(input)),
@@ -151,6 +165,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
     caller.operator.wallets.events(input),
   ),
   restRoute(operatorWalletsHttp.usage, usageInput, (caller, input) => caller.operator.wallets.usage(input)),
+  restRoute(walletSuspensionHttp.suspend, suspendWalletInput, (caller, input) =>
+    caller.operator.wallets.suspend(input),
+  ),
+  restRoute(walletSuspensionHttp.unsuspend, unsuspendWalletInput, (caller, input) =>
+    caller.operator.wallets.unsuspend(input),
+  ),
   restRoute(operatorKeysHttp.revoke, revokeAnyKeyInput, (caller, input) =>
     caller.operator.keys.revoke(input),
   ),
@@ -175,5 +195,32 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ),
   restRoute(operatorPlansHttp.walletPlan, getWalletAccountInput, (caller, input) =>
     caller.operator.plans.walletPlan(input),
+  ),
+  restRoute(operatorWebhooksHttp.list, listOperatorWebhooksInput, (caller, input) =>
+    caller.operator.webhooks.list(input),
+  ),
+  restRoute(operatorWebhooksHttp.create, createOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.create(input),
+  ),
+  restRoute(operatorWebhooksHttp.get, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.get(input),
+  ),
+  restRoute(operatorWebhooksHttp.update, updateOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.update(input),
+  ),
+  restRoute(operatorWebhooksHttp.delete, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.delete(input),
+  ),
+  restRoute(operatorWebhooksHttp.rotateSecret, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.rotateSecret(input),
+  ),
+  restRoute(operatorWebhooksHttp.test, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.test(input),
+  ),
+  restRoute(operatorWebhooksHttp.deliveries, operatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.deliveries(input),
+  ),
+  restRoute(operatorWebhooksHttp.redeliver, redeliverOperatorWebhookInput, (caller, input) =>
+    caller.operator.webhooks.redeliver(input),
   ),
 ];

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { Context } from "../context.js";
 import type { TopUpKeyView } from "../payments/top-up-service.js";
 import { type HttpPolicy, openApiMeta } from "../procedure-meta.js";
+import { refuse } from "../refusal.js";
 import { topUpDescriptions } from "../schemas/descriptions/top-up.js";
 import { topUpInput, topUpOutput, topUpQuoteInput, topUpQuoteOutput } from "../schemas/top-up.js";
 import { requireSession, settlementProcedure } from "../trpc.js";
@@ -15,7 +16,7 @@ export const topUpHttp = {
     method: "POST",
     path: "/api-keys/{id}/top-up",
     successStatus: 200,
-    errors: [401, 402, 404, 409, 413, 415, 501],
+    errors: [401, 402, 403, 404, 409, 413, 415, 501],
     security: "public",
   },
 } as const satisfies Record<string, HttpPolicy>;
@@ -31,7 +32,8 @@ const MAY_BE_CREDITED =
 
 /**
  * The checks both procedures share, in their order (docs/payments.md): the caller (the owner's
- * session, or `X-API-Key` with the key's own secret and no session: 401), the key (404), payments on
+ * session, or `X-API-Key` with the key's own secret and no session: 401), the key (404), its wallet
+ * not suspended (403), payments on
  * (501), the key metered and active (409), the amount (400).
  */
 async function checkTopUp(ctx: Context, id: string, amount: string) {
@@ -52,6 +54,13 @@ async function checkTopUp(ctx: Context, id: string, amount: string) {
   }
   const key = await ctx.topUps.key(id, now);
   if (key === null || !allowed(key)) throw new TRPCError({ code: "NOT_FOUND", message: NOT_FOUND });
+  // Before any payment is looked at: a suspended wallet is never charged (docs/operator.md#suspension).
+  if (key.suspended)
+    throw refuse(
+      "FORBIDDEN",
+      "WALLET_SUSPENDED",
+      "This key's wallet is suspended by this deployment: it cannot be topped up",
+    );
   const payments = ctx.topUps.payments;
   if (payments === null)
     throw new TRPCError({ code: "NOT_IMPLEMENTED", message: "Payments are off on this server" });

@@ -10,6 +10,15 @@ export const errorEnvelope = z
       .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
       .optional()
       .meta({ description: "Validation problems, one per invalid field" }),
+    reason: z.string().optional().meta({
+      description:
+        "Which cause of `code` it was, when a program may act on it: `INSUFFICIENT_SCOPE` (an operator token lacks `details.scope`), `WALLET_SUSPENDED` (the deployment's operator suspended the wallet). Newer servers may add reasons",
+      example: "WALLET_SUSPENDED",
+    }),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "What the reason names, e.g. `{ scope }` for INSUFFICIENT_SCOPE" }),
     requestId: z.string().optional().meta({
       description:
         "On a 5xx only: the request's id, as its `X-Request-Id` header carries it; quote it when reporting the error",

@@ -96,6 +96,13 @@ export {
   permission,
   permissions,
 } from "./key-policy.js";
+// A key's rate limits with their live use.
+export {
+  keyRateLimitUseInput,
+  keyRateLimitUseOutput,
+  type RateLimitUse,
+  rateLimitUse,
+} from "./key-rate-limit-use.js";
 // A key's recent verifications.
 export {
   keyVerificationsInput,

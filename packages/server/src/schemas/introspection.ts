@@ -54,9 +54,13 @@ export const introspection = z
         "The binding auto-applied limit, the key's own or its wallet's (the smallest remaining / limit); null when neither has one",
     }),
     credits: introspectionCredits.nullable().meta({ description: "null: the key is not metered" }),
+    suspended: z.boolean().meta({
+      description:
+        "The deployment's operator suspended the key's wallet: verifications answer WALLET_SUSPENDED until it is lifted (docs/operator.md#suspension)",
+    }),
     topUpUrl: z.string().nullable().meta({
       description:
-        "Where to buy credits for this key (POST, x402); null while payments are off, or when the key is not metered or not active",
+        "Where to buy credits for this key (POST, x402); null while payments are off, when the key is not metered or not active, or while its wallet is suspended",
     }),
   })
   .meta({ id: "Introspection" });

@@ -16,6 +16,8 @@ export const KEY_EVENT_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.disabled",
+  "wallet.suspended",
+  "wallet.unsuspended",
   "wallet.plan_changed",
 ] as const;
 

@@ -26,6 +26,16 @@ export const recentVerification = z
       .string()
       .nullable()
       .meta({ description: "The client address the request gave as `ip`; null when none" }),
+    refusedBy: z
+      .object({
+        name: z.string().meta({ description: "The limit's name" }),
+        scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "For RATE_LIMITED: the limit that refused it (the answer's `ratelimit`); null for every other outcome, and for verifications recorded before limits were named",
+      }),
   })
   .meta({ id: "RecentVerification" });
 

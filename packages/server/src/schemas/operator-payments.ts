@@ -18,21 +18,37 @@ const range = {
   to: timestampInput.optional().meta({ description: "Exclusive; default now" }),
 };
 
+/** What a payment bought: `top_up`, credits for a key; `plan`, days of a plan for the wallet. */
+export const paymentKind = z
+  .enum(["top_up", "plan"])
+  .meta({ description: "What was bought: `top_up` (a key's credits) or `plan` (days of a plan)" });
+
+export type PaymentKind = z.infer<typeof paymentKind>;
+
 /** A settled payment as the operator sees it (docs/operator.md#payments). */
 export const operatorPayment = z
   .object({
     id: z.string().meta({ description: "The payment's id" }),
     settledAt: timestamp.meta({ description: "When it was settled (credited payments: when credited)" }),
     status: z.enum(["settled", "credited"]),
-    kind: z.enum(["top_up"]).meta({ description: "What was bought: `top_up` (a key's credits)" }),
+    kind: paymentKind,
     wallet,
-    keyId: keyId.nullable(),
+    keyId: keyId.nullable().meta({ description: "The key a top-up credited; null for a plan" }),
     payer: z.string().meta({ description: "The paying address (the authorization's `from`), lowercase" }),
     amount: z.string().meta({ description: "Whole tokens, as a decimal string" }),
     baseUnits: z.string().meta({ description: "The amount in the token's base units, as a decimal string" }),
     asset: z.string(),
     network: z.string().meta({ description: "CAIP-2 network, e.g. `eip155:8453`" }),
     credits: z.number().int(),
+    planId: z
+      .string()
+      .nullable()
+      .meta({ description: "The plan a `plan` payment bought; null for a top-up" }),
+    days: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Days of the plan a `plan` payment bought; null for a top-up" }),
     transaction: z.string().nullable(),
   })
   .meta({ id: "OperatorPayment" });
@@ -43,6 +59,7 @@ export const listPaymentsInput = z
   .object({
     ...range,
     wallet: walletInput.optional().meta({ description: "Only this wallet's payments" }),
+    kind: paymentKind.optional().meta({ description: "Only payments of this kind" }),
     limit: pageLimit,
     cursor: pageCursor,
   })
@@ -50,7 +67,9 @@ export const listPaymentsInput = z
 
 export const listPaymentsOutput = z.object({ payments: z.array(operatorPayment), nextCursor });
 
-export const paymentTotalsInput = z.object(range).optional();
+export const paymentTotalsInput = z
+  .object({ ...range, kind: paymentKind.optional().meta({ description: "Only payments of this kind" }) })
+  .optional();
 
 const total = z.object({
   network: z.string(),
@@ -71,4 +90,7 @@ export const paymentTotalsOutput = z.object({
     .meta({ description: "One row per UTC day and (network, asset) that had payments, oldest first" }),
 });
 
-export const paymentsCsvInput = z.object(range);
+export const paymentsCsvInput = z.object({
+  ...range,
+  kind: paymentKind.optional().meta({ description: "Only payments of this kind" }),
+});

@@ -173,6 +173,12 @@ export const operatorReason = z
 
 export const revokeAnyKeyInput = z.object({ id: keyId, reason: operatorReason });
 
+/** Body of suspend: the wallet in the path and why (docs/operator.md#suspension). */
+export const suspendWalletInput = z.object({ wallet: walletInput, reason: operatorReason });
+
+/** Body of unsuspend: the wallet in the path and, optionally, why. */
+export const unsuspendWalletInput = z.object({ wallet: walletInput, reason: operatorReason.optional() });
+
 /** The owner's create body, for the wallet in the path, with an optional reason for the trails. */
 export const issueKeyInput = createKeyFields
   .omit({ wallet: true })

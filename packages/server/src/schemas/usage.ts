@@ -26,6 +26,10 @@ const counts = {
     .number()
     .int()
     .meta({ description: "Refused: the key's allowedIps does not hold the client's ip" }),
+  walletSuspended: z.number().int().meta({
+    description:
+      "Refused: the deployment's operator suspended the key's wallet (docs/operator.md#suspension)",
+  }),
 };
 
 /** Verifications by outcome. */

@@ -16,6 +16,7 @@ export const VERIFICATION_CODES = [
   "INSUFFICIENT_PERMISSIONS",
   "USAGE_EXCEEDED",
   "RATE_LIMITED",
+  "WALLET_SUSPENDED",
 ] as const;
 
 export type VerificationCode = (typeof VERIFICATION_CODES)[number];

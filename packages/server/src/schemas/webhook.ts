@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp, walletInput } from "./common.js";
+import type { OperatorWebhookEventType } from "./operator-webhooks.js";
 import { storedText } from "./stored-text.js";
 
 /**
@@ -19,13 +20,18 @@ export const WEBHOOK_EVENT_TYPES = [
   "credits.topped_up",
   "limits.updated",
   "webhook.disabled",
+  "wallet.suspended",
+  "wallet.unsuspended",
   "wallet.plan_changed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Any event the outbox carries: a type a wallet's endpoint or the operator's may subscribe to. */
+export type OutboxEventType = WebhookEventType | OperatorWebhookEventType;
+
 /** A type a message may carry: a subscribable event, or the test event. */
-export type WebhookMessageType = WebhookEventType | "webhook.test";
+export type WebhookMessageType = OutboxEventType | "webhook.test";
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 

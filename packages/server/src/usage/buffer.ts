@@ -2,6 +2,7 @@ import { hourStart, USAGE_OUTCOMES, type UsageOutcome } from "./outcome.js";
 import {
   createRecentSamples,
   RECENT_VERIFICATIONS_PER_KEY,
+  type RefusingLimit,
   type VerificationAsk,
   type VerificationSample,
 } from "./recent.js";
@@ -23,6 +24,8 @@ export interface RecentVerificationRow {
   permissions: readonly string[];
   cost: number;
   ip: string | null;
+  /** The limit that refused a RATE_LIMITED verification; null otherwise. */
+  refusedBy: RefusingLimit | null;
 }
 
 /**
@@ -59,9 +62,17 @@ export interface UsageBufferOptions {
 export interface UsageBuffer {
   /**
    * Counts one verification and keeps it among its key's recent verifications with what the request
-   * asked (`ask`: its permissions, cost and ip are copied). Synchronous and O(1): never waits on a write.
+   * asked (`ask`: its permissions, cost and ip are copied) and, for RATE_LIMITED, the limit that
+   * refused it (`refusedBy`: its name and scope are copied). Synchronous and O(1): never waits on a write.
    */
-  record(keyId: string, wallet: string, outcome: UsageOutcome, atMs: number, ask?: VerificationAsk): void;
+  record(
+    keyId: string,
+    wallet: string,
+    outcome: UsageOutcome,
+    atMs: number,
+    ask?: VerificationAsk,
+    refusedBy?: RefusingLimit | null,
+  ): void;
   /** Writes everything pending now (waiting for a flush already in flight first). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left; rejects, keeping the rows, if the sink fails. */
@@ -86,6 +97,7 @@ const OUTCOME_INDEX = {
   INSUFFICIENT_PERMISSIONS: 4,
   USAGE_EXCEEDED: 5,
   IP_NOT_ALLOWED: 6,
+  WALLET_SUSPENDED: 7,
 } as const satisfies Record<UsageOutcome, number>;
 const OUTCOMES_BY_INDEX: readonly UsageOutcome[] = USAGE_OUTCOMES;
 
@@ -195,7 +207,7 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
     get pendingRows() {
       return pending.size;
     },
-    record(keyId, wallet, outcome, atMs, ask) {
+    record(keyId, wallet, outcome, atMs, ask, refusedBy) {
       const hour = hourStart(atMs);
       let entry = latest.get(keyId);
       if (entry === undefined || entry.hour !== hour) {
@@ -223,6 +235,7 @@ export function createUsageBuffer(options: UsageBufferOptions): UsageBuffer {
         permissions: ask?.permissions,
         cost: ask?.cost,
         ip: ask?.ip,
+        refusedBy: refusedBy == null ? undefined : { name: refusedBy.name, scope: refusedBy.scope },
       });
       // Once closed there is no timer: a straggler is written right away.
       if (closed || pending.size >= maxPendingRows || !kept || samples.size >= maxPendingSamples)
@@ -273,6 +286,7 @@ function toRecentRows(recent: Map<string, VerificationSample[]>): RecentVerifica
         permissions: sample.permissions ?? [],
         cost: sample.cost ?? 1,
         ip: sample.ip ?? null,
+        refusedBy: sample.refusedBy ?? null,
       });
     }
   }

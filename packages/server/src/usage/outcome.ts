@@ -7,6 +7,7 @@ export const USAGE_OUTCOMES = [
   "INSUFFICIENT_PERMISSIONS",
   "USAGE_EXCEEDED",
   "IP_NOT_ALLOWED",
+  "WALLET_SUSPENDED",
 ] as const;
 
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];

@@ -26,11 +26,18 @@ export async function readRecentVerifications(
       permissions: keyVerifications.permissions,
       cost: keyVerifications.cost,
       ip: keyVerifications.ip,
+      limitName: keyVerifications.limitName,
+      limitScope: keyVerifications.limitScope,
     })
     .from(keyVerifications)
     .where(eq(keyVerifications.keyId, keyId))
     .orderBy(desc(keyVerifications.at), desc(keyVerifications.id))
     .limit(RECENT_VERIFICATIONS_PER_KEY);
   // The table's CHECK holds outcome to the codes and jsonb permissions to what the flush wrote; parsing keeps the types honest.
-  return rows.map((row) => recentVerification.parse(row));
+  return rows.map(({ limitName, limitScope, ...row }) =>
+    recentVerification.parse({
+      ...row,
+      refusedBy: limitName === null || limitScope === null ? null : { name: limitName, scope: limitScope },
+    }),
+  );
 }

@@ -7,6 +7,7 @@ const sample = (atMs: number): VerificationSample => ({
   permissions: undefined,
   cost: undefined,
   ip: undefined,
+  refusedBy: undefined,
 });
 const times = (list: VerificationSample[] | undefined) => (list ?? []).map((s) => s.atMs);
 

@@ -10,6 +10,12 @@ export interface VerificationAsk {
   cost?: number | undefined;
 }
 
+/** The limit that refused a RATE_LIMITED verification: its name and whose it is. */
+export interface RefusingLimit {
+  name: string;
+  scope: "key" | "wallet";
+}
+
 /**
  * One verification as its key's recent verifications keep it: the asked fields are copied out of
  * the request, so the request (which holds the secret) is never retained; defaults apply at write.
@@ -20,6 +26,8 @@ export interface VerificationSample {
   permissions: readonly string[] | undefined;
   cost: number | undefined;
   ip: string | undefined;
+  /** The limit that refused it (RATE_LIMITED only). */
+  refusedBy: RefusingLimit | undefined;
 }
 
 /** The newest samples of each key, at most `perKey` a key and `maxTotal` in all, oldest first per key. */

@@ -28,8 +28,8 @@ import { RECENT_VERIFICATIONS_PER_KEY } from "./recent.js";
  * samples that rank within the newest RECENT_VERIFICATIONS_PER_KEY and deletes the stored rows that
  * rank beyond, so a key never holds more once a flush commits, and a failed flush leaves nothing
  * half-done. Its cost is one index range read of at most that many rows per key touched, once a
- * flush, never once a verification. An empty ip travels as '' (never a real address) and is stored
- * as NULL, sparing drivers a NULL inside an array parameter.
+ * flush, never once a verification. An empty ip (or refusing limit) travels as '' (never a real
+ * address or limit name) and is stored as NULL, sparing drivers a NULL inside an array parameter.
  */
 export const WRITE_USAGE_SQL = `
 WITH counted AS (
@@ -43,8 +43,8 @@ WITH counted AS (
   WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.at)
   RETURNING 1
 ), incoming AS (
-  SELECT * FROM unnest($8::text[], $9::text[]::timestamptz[], $10::text[], $11::text[]::jsonb[], $12::text[]::integer[], $13::text[])
-    WITH ORDINALITY AS s (key_id, at, outcome, permissions, cost, ip, ord)
+  SELECT * FROM unnest($8::text[], $9::text[]::timestamptz[], $10::text[], $11::text[]::jsonb[], $12::text[]::integer[], $13::text[], $14::text[], $15::text[])
+    WITH ORDINALITY AS s (key_id, at, outcome, permissions, cost, ip, limit_name, limit_scope, ord)
 ), ranked AS (
   SELECT r.id, r.ord, row_number() OVER (PARTITION BY r.key_id ORDER BY r.at DESC, r.fresh DESC, r.ord DESC, r.id DESC) AS rank
   FROM (
@@ -54,8 +54,8 @@ WITH counted AS (
     WHERE v.key_id IN (SELECT DISTINCT key_id FROM incoming)
   ) AS r
 ), kept AS (
-  INSERT INTO key_verifications (key_id, at, outcome, permissions, cost, ip)
-  SELECT i.key_id, i.at, i.outcome, i.permissions, i.cost, NULLIF(i.ip, '')
+  INSERT INTO key_verifications (key_id, at, outcome, permissions, cost, ip, limit_name, limit_scope)
+  SELECT i.key_id, i.at, i.outcome, i.permissions, i.cost, NULLIF(i.ip, ''), NULLIF(i.limit_name, ''), NULLIF(i.limit_scope, '')
   FROM incoming AS i JOIN ranked AS r ON r.id IS NULL AND r.ord = i.ord
   WHERE r.rank <= ${RECENT_VERIFICATIONS_PER_KEY}
   ORDER BY i.ord
@@ -88,6 +88,8 @@ export function writeUsageParams(batch: UsageBatch): string[][] {
     recent.map((r) => JSON.stringify(r.permissions)),
     recent.map((r) => String(r.cost)),
     recent.map((r) => r.ip ?? ""),
+    recent.map((r) => r.refusedBy?.name ?? ""),
+    recent.map((r) => r.refusedBy?.scope ?? ""),
   ];
 }
 

@@ -25,6 +25,7 @@ const zero = {
   insufficientPermissions: 0,
   usageExceeded: 0,
   ipNotAllowed: 0,
+  walletSuspended: 0,
 };
 
 describe("usage range", () => {
@@ -99,6 +100,7 @@ describe("usage answer", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
       { start: d("2026-01-02T00:00Z"), ...zero },
       {
@@ -111,6 +113,7 @@ describe("usage answer", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
       { start: d("2026-01-04T00:00Z"), ...zero },
     ]);
@@ -123,6 +126,7 @@ describe("usage answer", () => {
       insufficientPermissions: 0,
       usageExceeded: 0,
       ipNotAllowed: 0,
+      walletSuspended: 0,
     });
     expect(usage.keys).toEqual([
       {
@@ -136,6 +140,7 @@ describe("usage answer", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
       {
         keyId: "key_a",
@@ -148,6 +153,7 @@ describe("usage answer", () => {
         insufficientPermissions: 0,
         usageExceeded: 0,
         ipNotAllowed: 0,
+        walletSuspended: 0,
       },
     ]);
     expect([usage.wallet, usage.granularity, usage.from, usage.to]).toEqual([

@@ -90,6 +90,7 @@ const FIELD: Record<UsageOutcome, Exclude<keyof Counts, "requests">> = {
   INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
   USAGE_EXCEEDED: "usageExceeded",
   IP_NOT_ALLOWED: "ipNotAllowed",
+  WALLET_SUSPENDED: "walletSuspended",
 };
 
 /** Counts of nothing: every outcome 0. */
@@ -103,6 +104,7 @@ export function zeroCounts(): Counts {
     insufficientPermissions: 0,
     usageExceeded: 0,
     ipNotAllowed: 0,
+    walletSuspended: 0,
   };
 }
 

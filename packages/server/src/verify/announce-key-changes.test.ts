@@ -19,6 +19,7 @@ const record = (id: string): KeyRecord => ({
   meta: null,
   creditsId: null,
   allowedIps: null,
+  suspended: false,
 });
 
 describe("key changes", () => {

@@ -16,6 +16,7 @@ function record(id: string): KeyRecord {
     meta: null,
     creditsId: null,
     allowedIps: null,
+    suspended: false,
   };
 }
 

@@ -113,6 +113,7 @@ describe.runIf(databaseUrl)("invalidation bus on PostgreSQL", () => {
       meta: null,
       creditsId: null,
       allowedIps: null,
+      suspended: false,
     };
     cache.set("hash_cached", record, cache.generation());
     await writer.begin(async (tx) => {

@@ -26,6 +26,11 @@ export interface KeyRecord {
   creditsId: string | null;
   /** The key's allowedIps, compiled when the key is loaded (so a verification parses only its `ip`); null: any address. */
   allowedIps: IpAllowList | null;
+  /**
+   * The operator suspended the key's wallet (docs/operator.md#suspension): read with the key, and the
+   * wallet's cached keys are forgotten on every instance when it changes.
+   */
+  suspended: boolean;
   /** The wallet's plan when the key was loaded (docs/plans.md); absent: no plan applies. */
   plan?: KeyPlan | undefined;
 }

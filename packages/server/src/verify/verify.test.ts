@@ -87,6 +87,7 @@ function world(options: { limits?: LimitStore } = {}) {
         meta: null,
         creditsId: null,
         allowedIps: null,
+        suspended: false,
         ...rest,
       };
       rows.set(hash, record);

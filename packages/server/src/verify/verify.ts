@@ -113,7 +113,7 @@ type Deadline = { readonly aborted: boolean } | undefined;
 
 /**
  * Creates the verifier. Order of outcomes (their precedence in docs/api.md): REVOKED > EXPIRED >
- * IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
+ * WALLET_SUSPENDED > IP_NOT_ALLOWED > INSUFFICIENT_PERMISSIONS > USAGE_EXCEEDED > RATE_LIMITED > VALID.
  *
  * Order of work: every applied limit, the key's and its wallet's, checked in one call and spent
  * only when all fit (docs/verifying-keys.md#named-limits); then, for a key with credits, one
@@ -167,16 +167,21 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
     // Past its deadline the caller has been answered 503: this verification must not count.
     if (deadline?.aborted) throw deadlineError();
     metrics.verified(code);
-    usage.record(record.id, record.wallet, code, atMs, ask);
-    if (code === "VALID" && limits.applied.length === 0 && balance === null) return plainValid(record);
+    if (code === "VALID" && limits.applied.length === 0 && balance === null) {
+      usage.record(record.id, record.wallet, code, atMs, ask);
+      return plainValid(record);
+    }
     const ratelimits = limitsView(limits, atMs);
+    const ratelimit = binding(ratelimits, limits, atMs);
+    // A refusal by a limit is listed with that limit's name (recent verifications).
+    usage.record(record.id, record.wallet, code, atMs, ask, code === "RATE_LIMITED" ? ratelimit : null);
     return {
       valid: code === "VALID",
       code,
       keyId: record.id,
       wallet: record.wallet,
       expiresAt: record.expiresAt,
-      ratelimit: binding(ratelimits, limits, atMs),
+      ratelimit,
       ratelimits,
       permissions: record.permissions,
       credits:
@@ -316,6 +321,9 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       return answer(record, "REVOKED", atMs, UNLIMITED, null, deadline, options);
     if (record.expiresAt !== null && record.expiresAt.getTime() <= atMs)
       return answer(record, "EXPIRED", atMs, UNLIMITED, null, deadline, options);
+    // The operator suspended the wallet (docs/operator.md#suspension): refused before any window or
+    // balance is touched, so a suspension spends nothing, and its keys are as they were once lifted.
+    if (record.suspended) return answer(record, "WALLET_SUSPENDED", atMs, UNLIMITED, null, deadline, options);
     // Before any window or balance is touched: a refused address spends nothing.
     const allowed = record.allowedIps;
     if (allowed !== null && (options?.ip === undefined || !allowed.allows(options.ip)))

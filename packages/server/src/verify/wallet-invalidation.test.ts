@@ -23,6 +23,7 @@ const record = (id: string, wallet: string): KeyRecord => ({
   meta: null,
   creditsId: null,
   allowedIps: null,
+  suspended: false,
 });
 
 describe("key cache, by wallet", () => {

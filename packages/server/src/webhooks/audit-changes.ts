@@ -1,5 +1,5 @@
 import type { EventChanges } from "../events/changes.js";
-import type { WebhookEventType } from "../schemas/webhook.js";
+import type { OutboxEventType } from "../schemas/webhook.js";
 import type { WebhookPatch } from "./webhook-service.js";
 
 // What the webhook.* audit events say (docs/api.md, KeyEvent): the endpoint and its public fields.
@@ -9,7 +9,7 @@ import type { WebhookPatch } from "./webhook-service.js";
 export function webhookCreatedChanges(webhook: {
   id: string;
   url: string;
-  events: WebhookEventType[];
+  events: OutboxEventType[];
   description: string | null;
 }): EventChanges {
   return {

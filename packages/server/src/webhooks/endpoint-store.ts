@@ -1,17 +1,17 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/database.js";
-import { webhooks } from "../db/schema/index.js";
+import { type WebhookRow, webhooks } from "../db/schema/index.js";
+import type { EventChanges } from "../events/changes.js";
 import { recordEvent } from "../events/record-event.js";
 import { randomBase62 } from "../keys/base62.js";
-import type { Webhook, WebhookEventType } from "../schemas/webhook.js";
+import type { OutboxEventType } from "../schemas/webhook.js";
 import {
   webhookCreatedChanges,
   webhookDeletedChanges,
   webhookRotatedChanges,
   webhookUpdatedChanges,
 } from "./audit-changes.js";
-import { toWebhook } from "./rows.js";
 import { encryptSecret, newWebhookSecret } from "./secret.js";
 import type { WebhookPatch, WebhookRef } from "./webhook-service.js";
 
@@ -37,18 +37,53 @@ function own(ref: WebhookRef) {
   return and(eq(webhooks.id, ref.id), eq(webhooks.wallet, ref.wallet));
 }
 
+/** An endpoint change to record in its owner's audit trail. */
+export interface EndpointAuditEvent {
+  owner: string;
+  action: "webhook.created" | "webhook.updated" | "webhook.deleted";
+  at: Date;
+  changes: EventChanges;
+}
+
+/** Records an endpoint change with `tx`, the transaction making it. */
+export type RecordEndpointEvent = (tx: Tx, event: EndpointAuditEvent) => Promise<void>;
+
+/** The wallet's own trail (docs/api.md, KeyEvent): the owner is the wallet. */
+export const recordWalletEndpointEvent: RecordEndpointEvent = (tx, event) =>
+  recordEvent(tx, {
+    wallet: event.owner,
+    keyId: null,
+    action: event.action,
+    at: event.at,
+    changes: event.changes,
+  });
+
 /** Options of {@link createEndpointStore}. */
-export interface EndpointStoreOptions {
+export interface EndpointStoreOptions<View> {
   db: Db;
   /** WEBHOOKS_ENCRYPTION_KEY (webhooks/encryption-key.ts). */
   key: Buffer;
   maxPerWallet: number;
+  /** How a row is shown (never its secrets). */
+  view: (row: WebhookRow) => View;
+  /** Where changes are recorded: the wallet's trail, or the operator's. */
+  record: RecordEndpointEvent;
 }
 
-/** The `webhooks` table behind create, list, update, delete and rotate. */
-export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOptions) {
+/**
+ * The `webhooks` table behind create, list, update, delete and rotate, each scoped to an owner: a
+ * wallet's address, or `operator` (owner.ts).
+ */
+export function createEndpointStore<View>({
+  db,
+  key,
+  maxPerWallet,
+  view,
+  record,
+}: EndpointStoreOptions<View>) {
+  const toWebhook = view;
   return {
-    async list(wallet: string): Promise<Webhook[]> {
+    async list(wallet: string): Promise<View[]> {
       const rows = await db
         .select()
         .from(webhooks)
@@ -60,10 +95,10 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
     create(input: {
       wallet: string;
       url: string;
-      events: WebhookEventType[];
+      events: OutboxEventType[];
       description: string | null;
       now: Date;
-    }): Promise<{ ok: true; webhook: Webhook; secret: string } | { ok: false; reason: "cap" }> {
+    }): Promise<{ ok: true; webhook: View; secret: string } | { ok: false; reason: "cap" }> {
       return db.transaction(async (tx) => {
         await lockWalletEndpoints(tx, input.wallet);
         const [held] = await tx
@@ -85,9 +120,8 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
           })
           .returning();
         if (row === undefined) throw new Error("The webhook insert returned no row");
-        await recordEvent(tx, {
-          wallet: input.wallet,
-          keyId: null,
+        await record(tx, {
+          owner: input.wallet,
           action: "webhook.created",
           at: input.now,
           changes: webhookCreatedChanges({ ...input, id: row.id }),
@@ -96,7 +130,12 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
       });
     },
 
-    update(ref: WebhookRef, patch: WebhookPatch, now: Date): Promise<Webhook | null> {
+    async get(ref: WebhookRef): Promise<View | null> {
+      const [row] = await db.select().from(webhooks).where(own(ref));
+      return row === undefined ? null : toWebhook(row);
+    },
+
+    update(ref: WebhookRef, patch: WebhookPatch, now: Date): Promise<View | null> {
       return db.transaction(async (tx) => {
         const set: PgUpdateSetSource<typeof webhooks> = {};
         if (patch.url !== undefined) set.url = patch.url;
@@ -116,9 +155,8 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
         }
         const [row] = await tx.update(webhooks).set(set).where(own(ref)).returning();
         if (row === undefined) return null;
-        await recordEvent(tx, {
-          wallet: ref.wallet,
-          keyId: null,
+        await record(tx, {
+          owner: ref.wallet,
           action: "webhook.updated",
           at: now,
           changes: webhookUpdatedChanges(ref.id, patch),
@@ -135,9 +173,8 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
           .where(own(ref))
           .returning({ id: webhooks.id, url: webhooks.url });
         if (row === undefined) return false;
-        await recordEvent(tx, {
-          wallet: ref.wallet,
-          keyId: null,
+        await record(tx, {
+          owner: ref.wallet,
           action: "webhook.deleted",
           at: now,
           changes: webhookDeletedChanges(row),
@@ -146,7 +183,7 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
       });
     },
 
-    rotateSecret(ref: WebhookRef, now: Date): Promise<{ webhook: Webhook; secret: string } | null> {
+    rotateSecret(ref: WebhookRef, now: Date): Promise<{ webhook: View; secret: string } | null> {
       return db.transaction(async (tx) => {
         const secret = newWebhookSecret();
         const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS);
@@ -161,9 +198,8 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
           .where(own(ref))
           .returning();
         if (row === undefined) return null;
-        await recordEvent(tx, {
-          wallet: ref.wallet,
-          keyId: null,
+        await record(tx, {
+          owner: ref.wallet,
           action: "webhook.updated",
           at: now,
           changes: webhookRotatedChanges(ref.id, previousSecretExpiresAt),
@@ -174,4 +210,4 @@ export function createEndpointStore({ db, key, maxPerWallet }: EndpointStoreOpti
   };
 }
 
-export type EndpointStore = ReturnType<typeof createEndpointStore>;
+export type EndpointStore<View> = ReturnType<typeof createEndpointStore<View>>;

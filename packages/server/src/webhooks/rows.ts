@@ -1,4 +1,5 @@
 import type { WebhookDeliveryRow, WebhookRow } from "../db/schema/index.js";
+import { type OperatorWebhook, operatorWebhookEventType } from "../schemas/operator-webhooks.js";
 import {
   type Webhook,
   type WebhookDelivery,
@@ -21,6 +22,17 @@ export function toWebhook(row: WebhookRow): Webhook {
     enabled: row.enabled,
     createdAt: row.createdAt,
     disabledReason: reason.success ? reason.data : null,
+  };
+}
+
+/** An operator endpoint row as the operator API shows it (docs/operator.md#webhooks). */
+export function toOperatorWebhook(row: WebhookRow): OperatorWebhook {
+  return {
+    ...toWebhook(row),
+    events: row.events.flatMap((event) => {
+      const parsed = operatorWebhookEventType.safeParse(event);
+      return parsed.success ? [parsed.data] : [];
+    }),
   };
 }
 

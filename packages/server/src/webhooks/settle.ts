@@ -4,6 +4,7 @@ import { webhookDeliveries, webhooks } from "../db/schema/index.js";
 import { recordEvent } from "../events/record-event.js";
 import type { ClaimedDelivery } from "./claim.js";
 import { enqueueWebhookSql } from "./enqueue.js";
+import { OPERATOR_OWNER } from "./owner.js";
 import { retryDelayMs } from "./schedule.js";
 import type { AttemptResult } from "./send.js";
 
@@ -103,7 +104,15 @@ export async function settleFailure(
     const endpoint = disabled[0];
     if (endpoint === undefined) return settledOutcome;
     const changes = { webhookId: delivery.webhook_id, reason, url: endpoint.url };
-    await recordEvent(tx, { wallet: delivery.wallet, keyId: null, action: "webhook.disabled", at, changes });
+    // The operator's endpoints show why in their disabledReason; the wallets' trails are the wallets'.
+    if (delivery.wallet !== OPERATOR_OWNER)
+      await recordEvent(tx, {
+        wallet: delivery.wallet,
+        keyId: null,
+        action: "webhook.disabled",
+        at,
+        changes,
+      });
     await tx.execute(
       enqueueWebhookSql({
         wallet: delivery.wallet,

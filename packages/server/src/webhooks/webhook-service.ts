@@ -1,12 +1,15 @@
 import type { Db } from "../db/database.js";
 import {
   MAX_WEBHOOKS_PER_WALLET,
+  type OutboxEventType,
   type Webhook,
   type WebhookDelivery,
   type WebhookEventType,
 } from "../schemas/webhook.js";
 import { createDeliveryLog } from "./delivery-log.js";
-import { createEndpointStore } from "./endpoint-store.js";
+import { createEndpointStore, recordWalletEndpointEvent } from "./endpoint-store.js";
+import { createOperatorWebhooks, type OperatorWebhooks } from "./operator-webhooks.js";
+import { toWebhook } from "./rows.js";
 import { checkWebhookTarget, type LookupAddresses, systemLookup } from "./target.js";
 
 /** Why a URL may not be an endpoint (a 400 naming it), or null when it may. */
@@ -15,13 +18,13 @@ export type TargetRefusal = string | null;
 /** What an update may change; an absent field is unchanged. */
 export interface WebhookPatch {
   url?: string | undefined;
-  events?: WebhookEventType[] | undefined;
+  events?: OutboxEventType[] | undefined;
   /** null clears it. */
   description?: string | null | undefined;
   enabled?: boolean | undefined;
 }
 
-/** One endpoint of one wallet. */
+/** One endpoint of one owner: a wallet, or `operator` (owner.ts). */
 export interface WebhookRef {
   wallet: string;
   id: string;
@@ -65,6 +68,8 @@ export interface WebhookService {
   ): Promise<
     { ok: true; delivery: WebhookDelivery } | { ok: false; reason: "not_found" | "pending" | "disabled" }
   >;
+  /** The deployment's own endpoints, managed by an operator session (docs/operator.md#webhooks). */
+  readonly operator: OperatorWebhooks;
 }
 
 /** Options of {@link createWebhookService}. */
@@ -91,11 +96,19 @@ export function createWebhookService({
   lookup = systemLookup,
   maxPerWallet = MAX_WEBHOOKS_PER_WALLET,
 }: WebhookServiceOptions): WebhookService {
-  const endpoints = createEndpointStore({ db, key, maxPerWallet });
+  const endpoints = createEndpointStore({
+    db,
+    key,
+    maxPerWallet,
+    view: toWebhook,
+    record: recordWalletEndpointEvent,
+  });
   const log = createDeliveryLog(db);
+  const checkUrl = (url: string) => checkWebhookTarget(url, { allowPrivate, lookup });
   return {
     maxPerWallet,
-    checkUrl: (url) => checkWebhookTarget(url, { allowPrivate, lookup }),
+    checkUrl,
+    operator: createOperatorWebhooks({ db, key, checkUrl }),
     list: endpoints.list,
     create: endpoints.create,
     update: endpoints.update,

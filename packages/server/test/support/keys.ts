@@ -76,6 +76,7 @@ export interface IntrospectionBody {
   expiresAt: string | null;
   ratelimit: VerificationLimit | null;
   credits: { remaining: number; purchased: number; refillAt: string | null } | null;
+  suspended: boolean;
   topUpUrl: string | null;
 }
 

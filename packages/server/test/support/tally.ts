@@ -8,6 +8,7 @@ export interface CountsBody {
   insufficientPermissions: number;
   usageExceeded: number;
   ipNotAllowed: number;
+  walletSuspended: number;
 }
 
 const FIELD: Record<string, keyof CountsBody | undefined> = {
@@ -18,6 +19,7 @@ const FIELD: Record<string, keyof CountsBody | undefined> = {
   INSUFFICIENT_PERMISSIONS: "insufficientPermissions",
   USAGE_EXCEEDED: "usageExceeded",
   IP_NOT_ALLOWED: "ipNotAllowed",
+  WALLET_SUSPENDED: "walletSuspended",
 };
 
 const zero = (): CountsBody => ({
@@ -29,6 +31,7 @@ const zero = (): CountsBody => ({
   insufficientPermissions: 0,
   usageExceeded: 0,
   ipNotAllowed: 0,
+  walletSuspended: 0,
 });
 
 /** Tallies the verification answers a client received, per key and in total, as usage should report them. */

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { request } from "@keyport/test-support/http";
-import { TEST_USDC_DOMAIN, TEST_USDC_UNIT } from "@keyport/test-support/test-usdc";
+import { TEST_USDC_DOMAIN, TEST_USDC_UNIT, type TestUsdc } from "@keyport/test-support/test-usdc";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { type Address, getAddress, type Hex, type LocalAccount, toHex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { WrittenBalance } from "../../src/credits/balance-writer.js";
+import { createKeyOver } from "./keys.js";
 import type { TestServer } from "./server.js";
 
 export { paymentsEnv } from "@keyport/test-support/payments-chain";
@@ -137,4 +139,38 @@ export async function signAuthorization(
     },
   });
   return { header, nonce: authorization.nonce, validBefore: authorization.validBefore };
+}
+
+/** Who signs in to manage keys: the owner's session and its address. */
+export interface Owner {
+  token: string;
+  wallet: string;
+}
+
+/**
+ * The credits key `id` has left, as its owner's key list shows them (undefined: no such key or no
+ * credits).
+ * @example expect(await creditsRemaining(server.baseUrl, owner, id)).toBe(5010);
+ */
+export async function creditsRemaining(
+  baseUrl: string,
+  owner: Owner,
+  id: string,
+): Promise<number | undefined> {
+  const { body } = await request(baseUrl, "GET", `/api-keys/${owner.wallet}`, { token: owner.token });
+  const keys = (body as { keys: { id: string; credits: { remaining: number } | null }[] }).keys;
+  return keys.find((key) => key.id === id)?.credits?.remaining;
+}
+
+/**
+ * A key with 10 credits, a new payer holding 100 test USDC, and the requirement of a 5-token top-up
+ * of the key that the server answered with 402: the start of every payment test.
+ * @example const { id, payer, wanted } = await unpaidTopUp(server.baseUrl, owner.token, token);
+ */
+export async function unpaidTopUp(baseUrl: string, ownerToken: string, token: TestUsdc) {
+  const { apiKey } = await createKeyOver(baseUrl, ownerToken, { name: "m", credits: { remaining: 10 } });
+  const payer = privateKeyToAccount(generatePrivateKey());
+  await token.mint(payer.address, usdc(100));
+  const unpaid = await topUpOver(baseUrl, apiKey.id, "5", { token: ownerToken });
+  return { id: apiKey.id, payer, wanted: requiredOf(unpaid.headers) };
 }

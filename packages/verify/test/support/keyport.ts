@@ -12,6 +12,8 @@ export interface Keyport {
   logLines: string[];
   /** Creates a key for this server's wallet over REST; `body` as `POST /api-keys` takes it. */
   createKey(body?: Record<string, unknown>): Promise<{ key: string; id: string }>;
+  /** Sets this server's wallet's own named limits over REST (`PUT /api-keys/:wallet/limits`; [] removes them). */
+  setWalletLimits(rateLimits: Record<string, unknown>[]): Promise<void>;
   /** Revokes a key over REST (`DELETE /api-keys/:id`). */
   revokeKey(id: string): Promise<void>;
   /** Stops the server: its port refuses connections until `start`. */
@@ -35,7 +37,7 @@ export async function startKeyport(env: Record<string, string> = {}): Promise<Ke
   let app: App | null = await open();
   const port = await app.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
-  const { token } = await signIn(baseUrl);
+  const { token, wallet } = await signIn(baseUrl);
   return {
     baseUrl,
     logLines,
@@ -47,6 +49,13 @@ export async function startKeyport(env: Record<string, string> = {}): Promise<Ke
       if (status !== 201 || typeof key !== "string" || typeof id !== "string")
         throw new Error(`create failed with ${status}`);
       return { key, id };
+    },
+    async setWalletLimits(rateLimits) {
+      const { status } = await request(baseUrl, "PUT", `/api-keys/${wallet}/limits`, {
+        token,
+        body: { rateLimits },
+      });
+      if (status !== 200) throw new Error(`setting the wallet's limits failed with ${status}`);
     },
     async revokeKey(id) {
       const { status } = await request(baseUrl, "DELETE", `/api-keys/${id}`, { token });

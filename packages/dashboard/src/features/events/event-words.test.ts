@@ -29,6 +29,20 @@ describe("describeAction and describeKey", () => {
   });
 });
 
+describe("a suspension by the operator", () => {
+  it("says who in general and why, and a lifting without a reason as none", () => {
+    const suspended = event("wallet.suspended", { actor: "operator", reason: "chargeback" });
+    expect(describeEvent(suspended)).toBe("Wallet suspended by the operator");
+    expect(describeChanges(suspended, keyNames)).toEqual([
+      { label: "Why", value: "chargeback" },
+      { label: "By", value: "operator" },
+    ]);
+    const lifted = event("wallet.unsuspended", { actor: "operator", reason: null });
+    expect(describeEvent(lifted)).toBe("Wallet suspension lifted by the operator");
+    expect(describeChanges(lifted, keyNames)).toContainEqual({ label: "Why", value: "none" });
+  });
+});
+
 describe("describeEvent", () => {
   it("says a wallet-limit change with the limit now in force, and the one before as its line", () => {
     const set = event("limits.updated", {

@@ -23,6 +23,8 @@ const ACTIONS: Record<KeyEvent["action"], string> = {
   "webhook.updated": "Webhook endpoint changed",
   "webhook.deleted": "Webhook endpoint deleted",
   "webhook.disabled": "Webhook endpoint disabled",
+  "wallet.suspended": "Wallet suspended by the operator",
+  "wallet.unsuspended": "Wallet suspension lifted by the operator",
   "wallet.plan_changed": "Plan changed",
 };
 
@@ -114,8 +116,13 @@ const WEBHOOK_LABELS: Record<string, string> = {
   webhookId: "Endpoint id",
 };
 
+// A suspension by the deployment's operator (docs/operator.md#suspension): why, and by whom in
+// general ("operator"): the wallet never learns which operator acted.
+const WALLET_LABELS: Record<string, string> = { reason: "Why", actor: "By" };
+
 function labelsFor(action: KeyEvent["action"]): Record<string, string> {
   if (action === "key.leaked") return LEAK_LABELS;
+  if (action.startsWith("wallet.")) return WALLET_LABELS;
   if (action.startsWith("webhook.")) return WEBHOOK_LABELS;
   return KEY_LABELS;
 }

@@ -1,5 +1,5 @@
 import { formatCount, formatDateTime } from "../../lib/format";
-import { formatRateLimit } from "../../lib/rate-limit";
+import { formatRateLimits } from "../../lib/rate-limit";
 import { CopyButton } from "../../ui/CopyButton";
 import { RelativeTime } from "../../ui/RelativeTime";
 import { type ApiKey, keyStatusWords } from "./key-status";
@@ -73,7 +73,7 @@ export function KeyDetails({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       )}
       <div>
         <dt>Rate limit</dt>
-        <dd>{formatRateLimit(apiKey.rateLimit)}</dd>
+        <dd>{formatRateLimits(apiKey.rateLimits)}</dd>
       </div>
       <div>
         <dt>Permissions</dt>

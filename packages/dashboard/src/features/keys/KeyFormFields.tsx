@@ -1,8 +1,9 @@
-import { MAX_KEY_NAME_LENGTH, MAX_RATE_LIMIT_WINDOW_SECONDS } from "@keyport/server/schemas";
+import { MAX_KEY_NAME_LENGTH } from "@keyport/server/schemas";
 import { useId } from "react";
 import type { FormFieldsProps } from "../../ui/use-form-errors";
 import type { KeyFieldName } from "./form-errors";
 import type { KeyFields, RefillChoice } from "./key-fields";
+import { RateLimitRows } from "./RateLimitRows";
 
 const REFILLS: { value: RefillChoice; label: string }[] = [
   { value: "none", label: "No refill" },
@@ -11,7 +12,7 @@ const REFILLS: { value: RefillChoice; label: string }[] = [
 ];
 
 /**
- * The inputs of the create and edit dialogs: name, rate limit, expiry, permissions, credits with their
+ * The inputs of the create and edit dialogs: name, rate limits, expiry, permissions, credits with their
  * refill, and metadata. The parent owns the values; each change hands back the whole new set.
  */
 export function KeyFormFields({ fields, onChange, form }: FormFieldsProps<KeyFields, KeyFieldName>) {
@@ -20,7 +21,7 @@ export function KeyFormFields({ fields, onChange, form }: FormFieldsProps<KeyFie
   const metaHint = useId();
   const allowedIpsHint = useId();
   const set =
-    (name: keyof KeyFields) =>
+    (name: Exclude<keyof KeyFields, "rateLimits" | "refill">) =>
     (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) =>
       onChange({ ...fields, [name]: event.currentTarget.value });
 
@@ -38,34 +39,11 @@ export function KeyFormFields({ fields, onChange, form }: FormFieldsProps<KeyFie
         />
         {form.message("name")}
       </label>
-      <fieldset className="field-group">
-        <legend>Rate limit (optional)</legend>
-        <label className="field">
-          <span id={form.labelId("limit")}>Requests</span>
-          <input
-            type="number"
-            inputMode="numeric"
-            min={1}
-            value={fields.limit}
-            onChange={set("limit")}
-            {...form.field("limit")}
-          />
-          {form.message("limit")}
-        </label>
-        <label className="field">
-          <span id={form.labelId("windowSeconds")}>Per seconds</span>
-          <input
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_RATE_LIMIT_WINDOW_SECONDS}
-            value={fields.windowSeconds}
-            onChange={set("windowSeconds")}
-            {...form.field("windowSeconds")}
-          />
-          {form.message("windowSeconds")}
-        </label>
-      </fieldset>
+      <RateLimitRows
+        rows={fields.rateLimits}
+        onChange={(rateLimits) => onChange({ ...fields, rateLimits })}
+        form={form}
+      />
       <label className="field">
         <span id={form.labelId("expiresAt")}>Expiry (optional)</span>
         <input

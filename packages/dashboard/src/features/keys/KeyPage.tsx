@@ -10,6 +10,7 @@ import { TopUpDialog } from "../top-up/TopUpDialog";
 import { EditKeyDialog } from "./EditKeyDialog";
 import { KeyActivity } from "./KeyActivity";
 import { KeyDetails } from "./KeyDetails";
+import { KeyLimitUse } from "./KeyLimitUse";
 import { KeyUsage } from "./KeyUsage";
 import { keyStatusWords } from "./key-status";
 import { RecentVerifications } from "./RecentVerifications";
@@ -18,7 +19,7 @@ import { RevokeKeyDialog } from "./RevokeKeyDialog";
 import { RollKeyDialog } from "./RollKeyDialog";
 
 /**
- * `/keys/:id`: one key of the wallet (`keys.get`), its details, usage chart, activity and recent
+ * `/keys/:id`: one key of the wallet (`keys.get`), its details, its limits' live use, usage chart, activity and recent
  * verifications, with Top up (a metered key), Edit, Roll, Revoke and Report leaked. An id the wallet does not hold
  * (the server's 404, the same for another wallet's key) or one that is not a key id says so, with a
  * way back.
@@ -55,6 +56,7 @@ export function KeyPage({ wallet, id }: { wallet: string; id: string }) {
         </div>
       </div>
       <KeyDetails apiKey={apiKey} now={now} />
+      <KeyLimitUse keyId={apiKey.id} />
       <KeyUsage wallet={wallet} keyId={apiKey.id} />
       <RecentVerifications keyId={apiKey.id} />
       <KeyActivity wallet={wallet} keyId={apiKey.id} />

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { formatCount, formatDate, formatDateTime } from "../../lib/format";
 import { formatCredits, formatPermissions } from "../../lib/policy-words";
-import { formatRateLimit } from "../../lib/rate-limit";
+import { formatRateLimits } from "../../lib/rate-limit";
 import { Link } from "../../lib/router";
 import { RelativeTime } from "../../ui/RelativeTime";
 import { TableScroll } from "../../ui/TableScroll";
@@ -115,7 +115,7 @@ function KeyRow({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
       <td data-label="Expiry">
         <DateCell value={apiKey.expiresAt} empty="never" />
       </td>
-      <td data-label="Rate limit">{formatRateLimit(apiKey.rateLimit)}</td>
+      <td data-label="Rate limit">{formatRateLimits(apiKey.rateLimits)}</td>
       <td data-label="Permissions">
         <PermissionsCell permissions={apiKey.permissions} />
       </td>

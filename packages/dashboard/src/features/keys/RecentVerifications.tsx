@@ -11,7 +11,7 @@ import { outcomeWords } from "../usage/usage-range";
 
 /**
  * The key's last verifications as the server keeps them (`keys.verifications`, newest first): when,
- * the outcome in the usage view's words, the permissions and cost asked and the client address. The
+ * the outcome in the usage view's words (a rate-limited one names the limit that refused it), the permissions and cost asked and the client address. The
  * server writes them about once a second (docs/dashboard.md, "Key page"), hence the refresh button.
  */
 export function RecentVerifications({ keyId }: { keyId: string }) {
@@ -57,7 +57,16 @@ export function RecentVerifications({ keyId }: { keyId: string }) {
                   <td>
                     <RelativeTime value={row.at} now={now} empty="" />
                   </td>
-                  <td>{outcomeWords(row.outcome)}</td>
+                  <td>
+                    {outcomeWords(row.outcome)}
+                    {row.refusedBy === null ? null : (
+                      <>
+                        {" by "}
+                        <code>{row.refusedBy.name}</code>
+                        {row.refusedBy.scope === "wallet" ? " (wallet)" : null}
+                      </>
+                    )}
+                  </td>
                   <td>
                     {row.permissions.length === 0 ? (
                       <span className="muted">none</span>

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { parseCreateKeyForm } from "./create-key-form";
 import { EMPTY_KEY_FIELDS } from "./key-fields";
+import type { LimitRow } from "./limit-rows";
 
 const now = new Date("2030-01-01T12:00:00Z");
 const blank = EMPTY_KEY_FIELDS;
+const row = (fields: Partial<LimitRow>): LimitRow => ({
+  id: "r",
+  name: "default",
+  limit: "10",
+  windowSeconds: "60",
+  autoApply: true,
+  ...fields,
+});
 
 describe("parseCreateKeyForm", () => {
   it("needs only a name", () => {
@@ -17,15 +26,48 @@ describe("parseCreateKeyForm", () => {
     });
   });
 
-  it("takes a rate limit only with both numbers in range", () => {
-    expect(parseCreateKeyForm({ ...blank, name: "a", limit: "10", windowSeconds: "60" }, now)).toEqual({
+  it("takes a list of named limits, each with both numbers in range", () => {
+    const rateLimits = [
+      row({ name: "default", limit: "10", windowSeconds: "60" }),
+      row({ name: "tokens", limit: "1000", windowSeconds: "60", autoApply: false }),
+    ];
+    expect(parseCreateKeyForm({ ...blank, name: "a", rateLimits }, now)).toEqual({
       ok: true,
-      input: { name: "a", rateLimit: { limit: 10, windowSeconds: 60 } },
+      input: {
+        name: "a",
+        rateLimits: [
+          { name: "default", limit: 10, windowSeconds: 60, autoApply: true },
+          { name: "tokens", limit: 1000, windowSeconds: 60, autoApply: false },
+        ],
+      },
     });
-    expect(parseCreateKeyForm({ ...blank, name: "a", limit: "10" }, now).ok).toBe(false);
-    expect(parseCreateKeyForm({ ...blank, name: "a", limit: "1.5", windowSeconds: "60" }, now).ok).toBe(
-      false,
+    const only = (fields: Partial<LimitRow>) =>
+      parseCreateKeyForm({ ...blank, name: "a", rateLimits: [row(fields)] }, now);
+    expect(only({ windowSeconds: "" }).ok).toBe(false);
+    expect(only({ limit: "1.5", windowSeconds: "60" }).ok).toBe(false);
+  });
+
+  it("says which row's name is malformed or used twice, and refuses an eleventh limit", () => {
+    const parsed = parseCreateKeyForm(
+      {
+        ...blank,
+        name: "a",
+        rateLimits: [row({ name: "Tokens" }), row({ name: "day" }), row({ name: "day" })],
+      },
+      now,
     );
+    expect(parsed).toEqual({
+      ok: false,
+      errors: [
+        { field: "limit-0-name", message: "A limit's name is 1-32 characters of a-z, 0-9, _ . -" },
+        { field: "limit-2-name", message: "The name “day” is used twice." },
+      ],
+    });
+    const eleven = Array.from({ length: 11 }, (_, i) => row({ name: `l${i}` }));
+    const tooMany = parseCreateKeyForm({ ...blank, name: "a", rateLimits: eleven }, now);
+    expect(tooMany.ok ? [] : tooMany.errors).toEqual([
+      { field: null, message: "A key holds at most 10 rate limits." },
+    ]);
   });
 
   it("takes an expiry in the future only", () => {
@@ -91,8 +133,7 @@ describe("parseCreateKeyForm's errors", () => {
       {
         ...blank,
         name: " ",
-        limit: "5",
-        windowSeconds: "0",
+        rateLimits: [row({ limit: "5", windowSeconds: "0" })],
         creditsRemaining: "3",
         refill: "daily",
         meta: "{",
@@ -101,14 +142,20 @@ describe("parseCreateKeyForm's errors", () => {
     );
     expect(parsed.ok ? [] : parsed.errors.map((error) => error.field)).toEqual([
       "name",
-      "windowSeconds",
+      "limit-0-windowSeconds",
       "refillAmount",
       "meta",
     ]);
   });
 
-  it("points a wrong request count at the count, not the window", () => {
-    const parsed = parseCreateKeyForm({ ...blank, name: "a", limit: "x", windowSeconds: "0" }, now);
-    expect(parsed.ok ? [] : parsed.errors.map((error) => error.field)).toEqual(["limit"]);
+  it("puts a wrong request count and a wrong window each beside its own input", () => {
+    const parsed = parseCreateKeyForm(
+      { ...blank, name: "a", rateLimits: [row({ limit: "x", windowSeconds: "0" })] },
+      now,
+    );
+    expect(parsed.ok ? [] : parsed.errors.map((error) => error.field)).toEqual([
+      "limit-0-limit",
+      "limit-0-windowSeconds",
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import type { RouterInputs } from "@keyport/server";
-import { parseRateLimit } from "../../lib/rate-limit";
-import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
+import { creditsField, type FieldError, type FormParsed } from "./form-errors";
 import {
   type KeyFields,
   parseAllowedIps,
@@ -10,14 +9,15 @@ import {
   parseName,
   parsePermissions,
 } from "./key-fields";
+import { parseLimitRows } from "./limit-rows";
 
 /** What `keys.create` takes. */
 export type CreateKeyInput = RouterInputs["keys"]["create"];
 
 /**
  * Turns the form into `keys.create`'s input, or says in words what is wrong with each field (all of
- * them, so the form can mark every one). Only the name is needed; an empty field is left out (a rate
- * limit needs both numbers).
+ * them, so the form can mark every one). Only the name is needed; an empty field is left out, and
+ * no rate-limit rows send no `rateLimits`.
  */
 export function parseCreateKeyForm(fields: KeyFields, now: Date): FormParsed<CreateKeyInput> {
   const errors: FieldError[] = [];
@@ -25,9 +25,9 @@ export function parseCreateKeyForm(fields: KeyFields, now: Date): FormParsed<Cre
   if (!name.ok) errors.push({ field: "name", message: name.message });
   const input: CreateKeyInput = { name: name.ok ? name.value : "" };
 
-  const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
-  if (!rateLimit.ok) errors.push({ field: rateLimitField(fields), message: rateLimit.message });
-  else if (rateLimit.value !== null) input.rateLimit = rateLimit.value;
+  const rateLimits = parseLimitRows(fields.rateLimits);
+  if (!rateLimits.ok) errors.push(...rateLimits.errors);
+  else if (rateLimits.value.length > 0) input.rateLimits = rateLimits.value;
 
   const expiresAt = parseExpiry(fields.expiresAt, now);
   if (!expiresAt.ok) errors.push({ field: "expiresAt", message: expiresAt.message });

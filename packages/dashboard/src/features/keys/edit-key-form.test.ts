@@ -7,8 +7,10 @@ const id = "key_aaaaaaaaaaaaaaaa1";
 const initial: KeyFields = {
   ...EMPTY_KEY_FIELDS,
   name: "billing",
-  limit: "10",
-  windowSeconds: "60",
+  rateLimits: [
+    { id: "r1", name: "default", limit: "10", windowSeconds: "60", autoApply: true },
+    { id: "r2", name: "tokens", limit: "1000", windowSeconds: "60", autoApply: false },
+  ],
   expiresAt: "2031-06-01T10:00",
   permissions: "prices:read, keys.*",
   creditsRemaining: "40",
@@ -37,21 +39,38 @@ describe("parseEditKeyForm", () => {
   });
 
   it("clears an emptied field with null, and emptied permissions with none", () => {
-    const cleared = {
+    const cleared: KeyFields = {
       ...initial,
-      limit: "",
-      windowSeconds: "",
+      rateLimits: [],
       expiresAt: "",
       permissions: "",
       creditsRemaining: "",
       refill: "none",
       refillAmount: "",
       meta: "",
-    } as const;
+    };
     expect(parseEditKeyForm(id, cleared, initial, now)).toEqual({
       ok: true,
-      input: { id, rateLimit: null, expiresAt: null, permissions: [], credits: null, meta: null },
+      input: { id, rateLimits: [], expiresAt: null, permissions: [], credits: null, meta: null },
     });
+  });
+
+  it("sends the whole list of limits when one row changed, is added or is removed, with the rows' ids aside", () => {
+    const [first, second] = initial.rateLimits;
+    if (first === undefined || second === undefined) throw new Error("two rows expected");
+    const tokens = { name: "tokens", limit: 1000, windowSeconds: 60, autoApply: false };
+    expect(
+      parseEditKeyForm(id, { ...initial, rateLimits: [{ ...first, limit: "20" }, second] }, initial, now),
+    ).toEqual({
+      ok: true,
+      input: { id, rateLimits: [{ name: "default", limit: 20, windowSeconds: 60, autoApply: true }, tokens] },
+    });
+    expect(parseEditKeyForm(id, { ...initial, rateLimits: [second] }, initial, now)).toEqual({
+      ok: true,
+      input: { id, rateLimits: [tokens] },
+    });
+    const same = initial.rateLimits.map((row) => ({ ...row, id: `${row.id}-again` }));
+    expect(parseEditKeyForm(id, { ...initial, rateLimits: same }, initial, now).ok).toBe(false);
   });
 
   it("does not reset an untouched balance, and treats the same list spaced differently as unchanged", () => {
@@ -70,14 +89,18 @@ describe("parseEditKeyForm", () => {
       ok: false,
       errors: [{ field: "expiresAt", message: "The expiry must be in the future." }],
     });
-    expect(parseEditKeyForm(id, { ...initial, windowSeconds: "90000" }, initial, now)).toEqual({
+    const [first, second] = initial.rateLimits;
+    if (first === undefined || second === undefined) throw new Error("two rows expected");
+    expect(
+      parseEditKeyForm(
+        id,
+        { ...initial, rateLimits: [first, { ...second, windowSeconds: "90000" }] },
+        initial,
+        now,
+      ),
+    ).toEqual({
       ok: false,
-      errors: [
-        {
-          field: "windowSeconds",
-          message: "The rate limit window is a whole number of seconds from 1 to 86,400.",
-        },
-      ],
+      errors: [{ field: "limit-1-windowSeconds", message: "A whole number of seconds from 1 to 86,400." }],
     });
     expect(parseEditKeyForm(id, { ...initial, meta: "{" }, initial, now)).toEqual({
       ok: false,

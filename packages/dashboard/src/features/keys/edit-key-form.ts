@@ -1,6 +1,5 @@
 import type { RouterInputs } from "@keyport/server";
-import { parseRateLimit } from "../../lib/rate-limit";
-import { creditsField, type FieldError, type FormParsed, rateLimitField } from "./form-errors";
+import { creditsField, type FieldError, type FormParsed } from "./form-errors";
 import {
   type KeyFields,
   parseAllowedIps,
@@ -10,6 +9,7 @@ import {
   parseName,
   parsePermissions,
 } from "./key-fields";
+import { parseLimitRows, sameLimitRows } from "./limit-rows";
 
 /** What `keys.update` takes: an absent field is unchanged, `null` clears it. */
 export type UpdateKeyInput = RouterInputs["keys"]["update"];
@@ -35,10 +35,11 @@ export function parseEditKeyForm(
     else input.name = name.value;
   }
 
-  if (fields.limit.trim() !== initial.limit || fields.windowSeconds.trim() !== initial.windowSeconds) {
-    const rateLimit = parseRateLimit(fields.limit, fields.windowSeconds);
-    if (!rateLimit.ok) errors.push({ field: rateLimitField(fields), message: rateLimit.message });
-    else input.rateLimit = rateLimit.value;
+  // The list is sent whole (a PATCH replaces it; [] removes every limit), and only when it changed.
+  if (!sameLimitRows(fields.rateLimits, initial.rateLimits)) {
+    const rateLimits = parseLimitRows(fields.rateLimits);
+    if (!rateLimits.ok) errors.push(...rateLimits.errors);
+    else input.rateLimits = rateLimits.value;
   }
 
   if (fields.expiresAt !== initial.expiresAt) {

@@ -163,8 +163,9 @@ describe("keyFieldsFrom", () => {
     };
     expect(keyFieldsFrom(key)).toEqual({
       name: "billing",
-      limit: "10",
-      windowSeconds: "60",
+      rateLimits: [
+        { id: expect.any(String), name: "default", limit: "10", windowSeconds: "60", autoApply: true },
+      ],
       expiresAt: "2031-06-01T09:05",
       permissions: "a, b:c",
       creditsRemaining: "7",

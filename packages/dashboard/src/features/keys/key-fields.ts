@@ -17,6 +17,7 @@ import { formatCount } from "../../lib/format";
 import type { Parsed } from "../../lib/parsed";
 import { wholeNumber } from "../../lib/rate-limit";
 import type { ApiKey } from "./key-status";
+import { type LimitRow, limitRowsFrom } from "./limit-rows";
 
 type CreateKeyInput = RouterInputs["keys"]["create"];
 /** A key's credits as create and update take them. */
@@ -32,8 +33,8 @@ export type RefillChoice = "none" | "daily" | "monthly";
 /** The key dialogs' fields, as the inputs hold them (text). */
 export interface KeyFields {
   name: string;
-  limit: string;
-  windowSeconds: string;
+  /** The key's named rate limits, one row each ([] is none). */
+  rateLimits: LimitRow[];
   /** A `datetime-local` value in the user's time zone, or "". */
   expiresAt: string;
   /** Permissions separated by commas, spaces or new lines. */
@@ -50,8 +51,7 @@ export interface KeyFields {
 /** A blank form: a name is all a key needs. */
 export const EMPTY_KEY_FIELDS: KeyFields = {
   name: "",
-  limit: "",
-  windowSeconds: "",
+  rateLimits: [],
   expiresAt: "",
   permissions: "",
   creditsRemaining: "",
@@ -65,8 +65,7 @@ export const EMPTY_KEY_FIELDS: KeyFields = {
 export function keyFieldsFrom(key: ApiKey): KeyFields {
   return {
     name: key.name,
-    limit: key.rateLimit === null ? "" : String(key.rateLimit.limit),
-    windowSeconds: key.rateLimit === null ? "" : String(key.rateLimit.windowSeconds),
+    rateLimits: limitRowsFrom(key.rateLimits),
     expiresAt: key.expiresAt === null ? "" : toDateTimeLocal(key.expiresAt),
     permissions: key.permissions.join(", "),
     // A PATCH sets the allowance only: purchased credits are shown in `remaining` but not editable.

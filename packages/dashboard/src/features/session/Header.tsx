@@ -20,7 +20,11 @@ export function Header({ session }: { session: Session }) {
   const pathname = usePathname();
   const meta = useMeta();
   const signOut = useSignOut();
-  const links = LINKS.filter((link) => link.to !== "/chat" || meta.chat);
+  const links: readonly { to: string; label: string }[] = [
+    ...LINKS.filter((link) => link.to !== "/chat" || meta.chat),
+    // The operator console, for an operator's session only (docs/operator.md#console).
+    ...(session.operator ? [{ to: "/operator", label: "Operator" }] : []),
+  ];
 
   return (
     <header className="header">

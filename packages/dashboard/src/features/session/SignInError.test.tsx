@@ -24,6 +24,13 @@ describe("a refused sign-in", () => {
     expect(alert.textContent).not.toContain("did not accept the signature");
   });
 
+  it("says so when the deployment's operator suspended the wallet, in the server's words", () => {
+    const reason =
+      "This wallet is suspended by this deployment: it cannot sign in. Ask the deployment's operator why";
+    renderError(new HttpError(403, reason));
+    expect(screen.getByRole("alert").textContent).toBe(`Keyport refused the sign-in: ${reason}`);
+  });
+
   it("says the wallet declined when the person said no in the wallet", () => {
     renderError({ code: 4001, shortMessage: "User rejected the request." });
     expect(screen.getByRole("alert").textContent).toBe(

@@ -21,11 +21,17 @@ const withMessage = z.object({ message: z.string().min(1) });
 /**
  * A sentence for a failed sign-in: declined in the wallet, refused by the server (with the server's
  * sentence for the check that failed: domain, URI, chain, expiry, nonce or signature; none is secret,
- * docs/api.md#refused-sign-ins), or unreachable.
+ * docs/api.md#refused-sign-ins; or, 403, that the deployment's operator suspended the wallet,
+ * docs/operator.md#suspension), or unreachable.
  */
 export function describeSignInError(error: unknown): string {
   if (isRejection(error)) return "The wallet declined the request. Nothing was signed.";
-  if (errorStatus(error) === 401) {
+  const status = errorStatus(error);
+  if (status === 403) {
+    const refused = withMessage.safeParse(error);
+    if (refused.success) return `Keyport refused the sign-in: ${refused.data.message}`;
+  }
+  if (status === 401) {
     const refused = withMessage.safeParse(error);
     return refused.success
       ? `Keyport refused the sign-in: ${refused.data.message}`

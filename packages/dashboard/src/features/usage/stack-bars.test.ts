@@ -9,9 +9,18 @@ const bucket = (
   insufficientPermissions = 0,
   usageExceeded = 0,
   ipNotAllowed = 0,
+  walletSuspended = 0,
 ) => ({
   start: new Date("2030-01-01T00:00:00Z"),
-  requests: valid + rateLimited + expired + revoked + insufficientPermissions + usageExceeded + ipNotAllowed,
+  requests:
+    valid +
+    rateLimited +
+    expired +
+    revoked +
+    insufficientPermissions +
+    usageExceeded +
+    ipNotAllowed +
+    walletSuspended,
   valid,
   rateLimited,
   expired,
@@ -19,6 +28,7 @@ const bucket = (
   insufficientPermissions,
   usageExceeded,
   ipNotAllowed,
+  walletSuspended,
 });
 
 describe("stackBars", () => {

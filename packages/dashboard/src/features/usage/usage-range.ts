@@ -43,6 +43,7 @@ export const OUTCOMES = [
   { field: "insufficientPermissions", code: "INSUFFICIENT_PERMISSIONS", label: "Missing permissions" },
   { field: "usageExceeded", code: "USAGE_EXCEEDED", label: "Out of credits" },
   { field: "ipNotAllowed", code: "IP_NOT_ALLOWED", label: "IP not allowed" },
+  { field: "walletSuspended", code: "WALLET_SUSPENDED", label: "Wallet suspended" },
 ] as const satisfies ReadonlyArray<{ field: string; code: RecordedOutcome; label: string }>;
 
 export type Outcome = (typeof OUTCOMES)[number]["field"];

@@ -25,7 +25,7 @@ export const keyEvents = pgTable(
     index("key_events_at_idx").using("brin", table.at),
     check(
       "key_events_action_check",
-      sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'key.leaked', 'session.created', 'session.ended', 'limits.updated', 'key.topped_up', 'webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.disabled', 'wallet.plan_changed')`,
+      sql`${table.action} IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'key.leaked', 'session.created', 'session.ended', 'limits.updated', 'key.topped_up', 'webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.disabled', 'wallet.suspended', 'wallet.unsuspended', 'wallet.plan_changed')`,
     ),
   ],
 );

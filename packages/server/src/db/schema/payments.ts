@@ -14,8 +14,9 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * A top-up payment (docs/payments.md): recorded before it is settled, unique on the EIP-3009
- * authorization it spends (network, asset, payer, nonce), so one authorization credits once. `status`
+ * A payment (docs/payments.md): `kind` says what it bought, `top_up` (credits for the key `key_id`)
+ * or `plan` (`plan_id` for `days` days; no key). A payment is recorded before it is settled, unique on
+ * the EIP-3009 authorization it spends (network, asset, payer, nonce), so one authorization credits once. `status`
  * runs pending (recorded, settlement may be in flight) -> settled (its transaction known) ->
  * credited, or -> failed; `answer` is what the request answered, given again to a replay. The worker
  * settling it holds `locked_until` and pushes it forward while it works; a payment whose lock lapsed
@@ -36,7 +37,16 @@ export const payments = pgTable(
     nonce: text("nonce").notNull(),
     /** Lowercase hex SHA-256 of the PAYMENT-SIGNATURE value. */
     signatureHash: text("signature_hash").notNull(),
-    keyId: text("key_id").notNull(),
+    /** What the payment bought; rows from before plans are all `top_up`. */
+    kind: text("kind", { enum: ["top_up", "plan"] })
+      .notNull()
+      .default("top_up"),
+    /** The key a top-up credits; null for a plan purchase. */
+    keyId: text("key_id"),
+    /** The plan a `plan` payment bought; null for a top-up. */
+    planId: text("plan_id"),
+    /** How many days of the plan a `plan` payment bought; null for a top-up. */
+    days: integer("days"),
     creditsId: text("credits_id").notNull(),
     wallet: text("wallet").notNull(),
     /** The amount as the caller wrote it (whole tokens). */
@@ -68,6 +78,10 @@ export const payments = pgTable(
     uniqueIndex("payments_authorization_idx").on(table.network, table.asset, table.payer, table.nonce),
     // The reconciler reads the few payments still open, those due first.
     index("payments_open_idx").on(table.nextAttemptAt).where(sql`${table.status} IN ('pending', 'settled')`),
+    // The operator's ledger and CSV export read settled payments by settlement time, then id (operator/payment-ledger.ts).
+    index("payments_settled_at_idx").on(table.updatedAt, table.id),
+    check("payments_kind_check", sql`${table.kind} IN ('top_up', 'plan')`),
+    check("payments_top_up_key_check", sql`${table.kind} <> 'top_up' OR ${table.keyId} IS NOT NULL`),
     check("payments_status_check", sql`${table.status} IN ('pending', 'settled', 'credited', 'failed')`),
   ],
 );

@@ -25,7 +25,7 @@ export const usageDaily = pgTable(
     index("usage_daily_wallet_day_idx").on(table.wallet, table.day, table.keyId, table.outcome, table.count),
     check(
       "usage_daily_outcome_check",
-      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED')`,
+      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED')`,
     ),
   ],
 );

@@ -32,7 +32,7 @@ export const usageHourly = pgTable(
     ),
     check(
       "usage_hourly_outcome_check",
-      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED')`,
+      sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED')`,
     ),
   ],
 );

@@ -6,6 +6,7 @@ import { operatorPlansRouter } from "./plans.js";
 import { operatorTokensRouter } from "./tokens.js";
 import { operatorUsageRouter } from "./usage.js";
 import { operatorWalletsRouter } from "./wallets.js";
+import { operatorWebhooksRouter } from "./webhooks.js";
 
 /** The operator API (docs/operator.md): tRPC `operator.*`, REST under `/operator/...`. */
 export const operatorRouter = router({
@@ -16,4 +17,5 @@ export const operatorRouter = router({
   payments: operatorPaymentsRouter,
   usage: operatorUsageRouter,
   plans: operatorPlansRouter,
+  webhooks: operatorWebhooksRouter,
 });

@@ -14,6 +14,7 @@ import { usage, usageInput } from "../../schemas/usage.js";
 import { operatorProcedure, router } from "../../trpc.js";
 import { listKeysPage } from "../key-list-page.js";
 import { readWalletUsage } from "../usage.js";
+import { walletSuspensionProcedures } from "./wallet-suspension.js";
 
 /** How each procedure is served as REST (see routers/rest.ts). */
 export const operatorWalletsHttp = {
@@ -149,4 +150,6 @@ export const operatorWalletsRouter = router({
     .input(usageInput)
     .output(usage)
     .query(({ ctx, input }) => readWalletUsage(ctx, input.wallet, input)),
+
+  ...walletSuspensionProcedures,
 });

@@ -4,4 +4,8 @@ export const operatorWalletsDescriptions = {
   get: "The wallet as the list shows it, with how many keys it holds (all and active) and its live sessions. A wallet the deployment has never seen is 404. Its keys, trail and usage are the `keys`, `events` and `usage` routes below. Scope `wallets:read`.",
   events:
     "The wallet's own trail as its owner reads it (`GET /api-keys/{wallet}/events`): key changes, sign-ins and sign-outs, newest first. The operator's actions on the wallet are in `GET /operator/events?wallet=`. Scope `wallets:read`.",
+  suspend:
+    "Suspends the wallet with a `reason` (1-500 characters, one line): within about a second on every instance each of its keys verifies as `WALLET_SUSPENDED` (spending no credit and no rate limit; counted in usage), introspection reads `suspended: true`, its sessions end, sign-in is 403 (`reason: WALLET_SUSPENDED`), and top-ups and the wallet's own key writes are 403. Nothing is revoked. The wallet's trail and webhooks get `wallet.suspended` with `actor: \"operator\"` and the reason (never who the operator is); the operator trail gets `wallet.suspended` with the actor. Answers the wallet as `GET /operator/wallets/{wallet}` does. A wallet already suspended is answered as it is and records nothing; one the deployment never saw is 404; an address in OPERATOR_WALLETS is 409. Scope `wallets:write`.",
+  unsuspend:
+    "Lifts the wallet's suspension, with an optional `reason`: every key verifies as it did before (nothing was revoked), and the wallet can sign in and top up again. Records `wallet.unsuspended` in both trails and the wallet's webhooks, as suspend does. A wallet not suspended is answered as it is and records nothing; one never seen is 404. Scope `wallets:write`.",
 } as const;

@@ -1,0 +1,8 @@
+ALTER TABLE "key_events" DROP CONSTRAINT "key_events_action_check";--> statement-breakpoint
+ALTER TABLE "key_verifications" DROP CONSTRAINT "key_verifications_outcome_check";--> statement-breakpoint
+ALTER TABLE "usage_daily" DROP CONSTRAINT "usage_daily_outcome_check";--> statement-breakpoint
+ALTER TABLE "usage_hourly" DROP CONSTRAINT "usage_hourly_outcome_check";--> statement-breakpoint
+ALTER TABLE "key_events" ADD CONSTRAINT "key_events_action_check" CHECK ("key_events"."action" IN ('key.created', 'key.updated', 'key.rolled', 'key.revoked', 'key.leaked', 'session.created', 'session.ended', 'limits.updated', 'key.topped_up', 'webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.disabled', 'wallet.suspended', 'wallet.unsuspended'));--> statement-breakpoint
+ALTER TABLE "key_verifications" ADD CONSTRAINT "key_verifications_outcome_check" CHECK ("key_verifications"."outcome" IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED'));--> statement-breakpoint
+ALTER TABLE "usage_daily" ADD CONSTRAINT "usage_daily_outcome_check" CHECK ("usage_daily"."outcome" IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED'));--> statement-breakpoint
+ALTER TABLE "usage_hourly" ADD CONSTRAINT "usage_hourly_outcome_check" CHECK ("usage_hourly"."outcome" IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED'));

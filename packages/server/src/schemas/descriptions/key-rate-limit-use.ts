@@ -1,0 +1,3 @@
+/** The OpenAPI description of routers/key-rate-limit-use.ts's operation (docs/api.md says the same for people). */
+export const keyRateLimitUseDescription =
+  "Each of the key's named limits and of its wallet's, with its live use: `used` is the sliding count now (the current window's count plus the previous window's weighted by its remaining overlap), `remaining` what it still admits, `resetAt` when the current window ends. Read from the same counters verification spends (Redis with REDIS_URL, else this instance's), spending nothing; limits that were never spent read 0. Only the key's owner's session; another wallet's key is 404.";
