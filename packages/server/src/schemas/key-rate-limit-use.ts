@@ -9,7 +9,9 @@ export const keyRateLimitUseInput = z.object({ id: keyId });
 export const rateLimitUse = z
   .object({
     name: limitName,
-    scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+    scope: z
+      .enum(["key", "wallet", "plan"])
+      .meta({ description: "Whose limit: the key's own, its wallet's, or its wallet's plan's" }),
     limit: z.number().int(),
     windowSeconds: z.number().int(),
     autoApply: z.boolean(),

@@ -29,7 +29,9 @@ export const recentVerification = z
     refusedBy: z
       .object({
         name: z.string().meta({ description: "The limit's name" }),
-        scope: z.enum(["key", "wallet"]).meta({ description: "Whose limit: the key's own or its wallet's" }),
+        scope: z
+          .enum(["key", "wallet", "plan"])
+          .meta({ description: "Whose limit: the key's own, its wallet's, or its wallet's plan's" }),
       })
       .nullable()
       .meta({

@@ -13,7 +13,7 @@ export interface VerificationAsk {
 /** The limit that refused a RATE_LIMITED verification: its name and whose it is. */
 export interface RefusingLimit {
   name: string;
-  scope: "key" | "wallet";
+  scope: "key" | "wallet" | "plan";
 }
 
 /**

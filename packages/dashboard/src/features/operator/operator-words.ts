@@ -41,6 +41,10 @@ const ACTION_WORDS: Record<OperatorEvent["action"], string> = {
   "webhook.created": "Webhook endpoint added",
   "webhook.updated": "Webhook endpoint changed",
   "webhook.deleted": "Webhook endpoint deleted",
+  "plan.created": "Plan created",
+  "plan.updated": "Plan changed",
+  "plan.archived": "Plan archived",
+  "wallet.plan_changed": "Wallet's plan changed",
 };
 
 /** An operator action in words: "Key issued". */

@@ -33,6 +33,6 @@ export const keyVerifications = pgTable(
       "key_verifications_outcome_check",
       sql`${table.outcome} IN ('VALID', 'RATE_LIMITED', 'EXPIRED', 'REVOKED', 'INSUFFICIENT_PERMISSIONS', 'USAGE_EXCEEDED', 'IP_NOT_ALLOWED', 'WALLET_SUSPENDED')`,
     ),
-    check("key_verifications_limit_scope_check", sql`${table.limitScope} IN ('key', 'wallet')`),
+    check("key_verifications_limit_scope_check", sql`${table.limitScope} IN ('key', 'wallet', 'plan')`),
   ],
 );

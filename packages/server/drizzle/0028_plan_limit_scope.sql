@@ -1,0 +1,2 @@
+ALTER TABLE "key_verifications" DROP CONSTRAINT "key_verifications_limit_scope_check";--> statement-breakpoint
+ALTER TABLE "key_verifications" ADD CONSTRAINT "key_verifications_limit_scope_check" CHECK ("key_verifications"."limit_scope" IN ('key', 'wallet', 'plan'));
