@@ -127,6 +127,7 @@ describe("createKeyportClient against the real server", () => {
       permissions: [],
       credits: null,
       meta: null,
+      plan: null,
     });
 
     // Every verification of the key counts once, under its outcome.

@@ -179,6 +179,7 @@ describeDatabases("IP allow-lists", (target) => {
         permissions: [],
         credits: null,
         meta: { c: 1 },
+        plan: { id: "free", name: "Free" },
       });
     });
 

@@ -83,7 +83,7 @@ for (const [limiter, limiterEnv] of limiters) {
     });
 
     it("applies the plan's rateLimits wallet-wide: two keys share them, and the refusal names the limit with scope plan", async () => {
-      const { keys } = await walletOn("shared", 2);
+      const { owner, keys } = await walletOn("shared", 2);
       const [a = "", b = ""] = keys;
       const first = await verify(a);
       expect(first).toMatchObject({ valid: true, plan: { id: "shared", name: "Shared" } });
@@ -95,6 +95,15 @@ for (const [limiter, limiterEnv] of limiters) {
       expect(refused).toMatchObject({ valid: false, code: "RATE_LIMITED" });
       expect(refused.ratelimit).toMatchObject({ name: "calls", scope: "plan", remaining: 0 });
       expect((await verify(b)).code).toBe("RATE_LIMITED");
+      // The key's recent verifications name the plan's limit as the one that refused.
+      await server.app.services.verification.usage.flush();
+      const keyId = ((await verify(a)) as unknown as { keyId: string }).keyId;
+      await server.app.services.verification.usage.flush();
+      const recent = await request(server.baseUrl, "GET", `/api-keys/${keyId}/verifications`, {
+        token: owner.token,
+      });
+      expect(recent.status).toBe(200);
+      expect(JSON.stringify(recent.body)).toContain('"refusedBy":{"name":"calls","scope":"plan"}');
       // Another wallet on the same plan counts on its own.
       const other = await walletOn("shared");
       expect((await verify(other.keys[0] ?? "")).valid).toBe(true);

@@ -10,6 +10,7 @@ export const DEPLOYMENT_EVENT_TYPES = [
   "wallet.suspended",
   "wallet.unsuspended",
   "key.leaked",
+  "wallet.plan_changed",
 ] as const;
 
 export type DeploymentEventType = (typeof DEPLOYMENT_EVENT_TYPES)[number];

@@ -23,7 +23,7 @@ export interface WebhookEvent {
 /**
  * The statement that puts `event` in the outbox: a message row and one delivery per enabled endpoint
  * of the wallet subscribed to its type, or nothing when there is none (or the dedupe key was
- * taken). A deployment event (`payment.settled`, `wallet.suspended`, `wallet.unsuspended`,
+ * taken). A deployment event (`payment.settled`, `wallet.suspended`, `wallet.unsuspended`, `wallet.plan_changed`,
  * `key.leaked`: docs/operator.md#webhooks) also goes to the operator's endpoints subscribed to it; for
  * any other type the statement is the wallet's alone. Run it with the transaction (or inside the statement) that makes the change, so a change
  * that rolls back sends nothing and one that commits is sent even if the process dies right after.
