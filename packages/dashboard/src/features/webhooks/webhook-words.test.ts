@@ -26,7 +26,13 @@ describe("webhook words", () => {
     expect(describeEventType("webhook.test")).toBe("Test event");
     expect(describeEventType("something.new")).toBe("something.new");
     expect(EVENT_GROUPS.flatMap((group) => group.events).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
-    expect(EVENT_GROUPS.map((group) => group.label)).toEqual(["Keys", "Credits", "Limits", "Wallet", "Endpoints"]);
+    expect(EVENT_GROUPS.map((group) => group.label)).toEqual([
+      "Keys",
+      "Credits",
+      "Limits",
+      "Wallet",
+      "Endpoints",
+    ]);
     expect(describeEvents([...WEBHOOK_EVENT_TYPES])).toBe("All events");
     expect(describeEvents(["key.revoked", "credits.low"])).toBe("Key revoked, Credits low");
   });
