@@ -52,6 +52,8 @@ describe("createVerifier against the real Keyport server", () => {
       permissions: [],
       credits: null,
       meta: null,
+      // The wallet's plan (the default one here: docs/plans.md), passed through as the server sends it.
+      plan: { id: "free", name: "Free" },
     });
   });
 
