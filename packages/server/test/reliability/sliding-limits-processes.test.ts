@@ -164,7 +164,7 @@ function summary(name: string, result: PhaseResult, extra: Record<string, unknow
     latencyMs: {
       p50: Math.round(quantile(tally.latencies, 0.5)),
       p99: Math.round(quantile(tally.latencies, 0.99)),
-      max: Math.round(Math.max(0, ...tally.latencies)),
+      max: Math.round(tally.latencies.reduce((max, ms) => Math.max(max, ms), 0)),
     },
     ms: result.ms,
     unexpected: tally.unexpected,
