@@ -51,6 +51,8 @@ export async function verifyUntil(options: {
   clients: number;
   tally: LimitTally;
   stop: () => boolean;
+  /** While this returns true, clients send nothing (requests in flight finish). */
+  paused?: () => boolean;
   timeoutMs?: number;
 }): Promise<void> {
   const { targets, tally } = options;
@@ -65,6 +67,10 @@ export async function verifyUntil(options: {
   };
   const client = async (index: number) => {
     while (!options.stop()) {
+      if (options.paused?.()) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
       const target = pickTarget(index);
       if (target === undefined) throw new Error("no server instance is up");
       const sentAt = performance.now();

@@ -214,6 +214,7 @@ describe.runIf(TEST_DATABASE_URL)(
       targets: Target[],
       during: (tally: LimitTally) => Promise<void> = async () => {},
       windows = WINDOWS,
+      paused?: () => boolean,
     ): Promise<PhaseResult> => {
       const [a] = living();
       if (!a) throw new Error("no server");
@@ -229,6 +230,7 @@ describe.runIf(TEST_DATABASE_URL)(
         clients: CLIENTS,
         tally,
         stop: () => performance.now() - started >= windows * W,
+        ...(paused === undefined ? {} : { paused }),
       });
       await Promise.all([traffic, during(tally)]);
       for (const target of targets) target.agent.destroy();
@@ -314,21 +316,41 @@ describe.runIf(TEST_DATABASE_URL)(
       const [a, b] = await twoInstances();
       let restoredAt = 0;
       let downAt = 0;
-      const result = await runPhase([newTarget(a.baseUrl), newTarget(b.baseUrl)], async () => {
-        // A quarter into the third window: Redis is back well before that window ends.
-        const strike = windowEdge(windowIndex(performance.now()) + 2) + W / 4;
-        await new Promise((resolve) => setTimeout(resolve, strike - performance.now()));
-        downAt = performance.now();
-        await redis.kill("SIGKILL");
-        await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
-        await redis.restart();
-        restoredAt = performance.now();
-      });
+      // Two whole windows of silence after the restart window's successor, then the clients all at
+      // once: the previous window is empty, so both instances together may admit `limit` at once and
+      // no more (each on its own would admit `limit`: 2 × limit within a round trip, flagged).
+      const silence = { from: Number.POSITIVE_INFINITY, to: Number.POSITIVE_INFINITY };
+      const paused = () => {
+        const now = performance.now();
+        return now >= silence.from && now < silence.to;
+      };
+      const targets = [newTarget(a.baseUrl), newTarget(b.baseUrl)];
+      const result = await runPhase(
+        targets,
+        async () => {
+          // A quarter into the third window: Redis is back well before that window ends.
+          const strike = windowEdge(windowIndex(performance.now()) + 2) + W / 4;
+          await new Promise((resolve) => setTimeout(resolve, strike - performance.now()));
+          downAt = performance.now();
+          await redis.kill("SIGKILL");
+          await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
+          await redis.restart();
+          restoredAt = performance.now();
+          silence.from = windowEdge(windowIndex(restoredAt) + 2);
+          silence.to = windowEdge(windowIndex(restoredAt) + 4);
+        },
+        WINDOWS,
+        paused,
+      );
       // The window Redis came back in is left out (plus 5 ms for the clock's rounding).
       const from = windowEdge(windowIndex(restoredAt) + 1) + 5;
       const check = checkSlidingGuarantee(result.tally.admitted, LIMIT, W, from);
       const whole = checkSlidingGuarantee(result.tally.admitted, LIMIT, W);
       const checked = result.tally.admitted.filter(({ sentAt }) => sentAt >= from).length;
+      // The burst after the silence: admitted in the first second after it.
+      const burst = result.tally.admitted.filter(
+        ({ sentAt, receivedAt }) => sentAt >= silence.to && receivedAt < silence.to + 1_000,
+      ).length;
       summary("Redis restart", result, {
         check,
         includingTheRestartWindow: whole.breach ?? whole.tightest,
@@ -336,13 +358,19 @@ describe.runIf(TEST_DATABASE_URL)(
         restoredAtMs: Math.round(restoredAt - result.started),
         checkedFromMs: Math.round(from - result.started),
         admittedFromThere: checked,
+        silenceMs: [Math.round(silence.from - result.started), Math.round(silence.to - result.started)],
+        burstAfterSilence: burst,
       });
       expectBusy(result);
       expect(restoredAt).toBeGreaterThan(downAt);
       expect(restoredAt - result.started).toBeLessThan(6 * W);
       expect(check.breach).toBeUndefined();
-      // At least four windows were checked after the restart, under pressure.
-      expect(checked).toBeGreaterThan(4 * LIMIT * 0.75);
+      // At least three windows were checked after the restart, under pressure, and the burst after
+      // the silence came close to its bound (limit + ceil(limit × t / W) with t a round trip or so)
+      // without passing it: two instances counting apart would have admitted 2 × limit there.
+      expect(checked).toBeGreaterThan(3 * LIMIT * 0.75);
+      expect(burst).toBeGreaterThanOrEqual(LIMIT - 2);
+      expect(check.tightest.bound - check.tightest.admitted).toBeLessThanOrEqual(LIMIT / 2);
     });
 
     it("fails where the guarantee does not hold: two instances counting on their own (no Redis, as in an outage) admit twice the limit at once", async () => {
