@@ -27,6 +27,7 @@ import { createProcedureServices } from "./procedure-services.js";
 import { appRouter } from "./routers/_app.js";
 import { REST_ROUTES } from "./routers/rest.js";
 import { createVerificationServices } from "./verify/verification-services.js";
+import type { DeliverySettings } from "./webhooks/delivery-settings.js";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 import { resolveWebhooksKey } from "./webhooks/encryption-key.js";
 import { createExpiryEvents } from "./webhooks/expiry-events.js";
@@ -50,6 +51,8 @@ export interface CreateAppOptions {
   writeTimeoutMs?: number;
   /** How webhook URLs' host names resolve, at create and at send (the system resolver; tests stand in for DNS). */
   webhookResolve?: ResolveHost;
+  /** Overrides of the outbox's delivery settings (webhooks/delivery-settings.ts; tests slow its poll). */
+  webhookDelivery?: Partial<DeliverySettings>;
 }
 
 /** node:http's timeouts, in milliseconds, as its `createServer` options name them. */
@@ -204,6 +207,7 @@ export async function createApp(env: Env, options: CreateAppOptions = {}): Promi
     logger,
     metrics: metrics.webhooks,
     ...(options.webhookResolve === undefined ? {} : { resolve: options.webhookResolve }),
+    ...options.webhookDelivery,
   });
   // The sweep stops first; usage is flushed (awaited) before anything it writes through is closed.
   const hooks: (() => Promise<void> | void)[] = [

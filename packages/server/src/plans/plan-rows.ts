@@ -34,7 +34,7 @@ export function toPlan(row: PlanRow, settings: PlanSettings): Plan {
 
 /** What a plan allows a wallet's keys (the key cap resolved against the server's). */
 export function boundsOf(
-  row: Pick<PlanRow, "maxActiveKeys" | "permissions" | "rateLimits" | "keyRateLimit" | "metered">,
+  row: Pick<Plan, "maxActiveKeys" | "permissions" | "rateLimits" | "keyRateLimit" | "metered">,
   maxActiveKeys: number,
 ): PlanBounds {
   return {

@@ -16,7 +16,7 @@ import type { KeyCache } from "../verify/cache.js";
 import { INVALIDATION_CHANNEL, PLANS_PAYLOAD } from "../verify/invalidation.js";
 import { recordEventWithWebhook } from "../webhooks/key-event.js";
 import { type PlanSettings, planValues, toPlan } from "./plan-rows.js";
-import { type WalletPlan, walletPlan, walletPlanView } from "./wallet-plan.js";
+import { type WalletPlan, walletPlan, walletPlanIn, walletPlanView } from "./wallet-plan.js";
 
 /** Why a plan edit was refused. */
 export type PlanEditRefusal =
@@ -174,7 +174,7 @@ export function createPlanStore({ db, settings, changes, cache }: PlanStoreOptio
         const [target] = await tx.select().from(plans).where(eq(plans.id, planId)).limit(1);
         if (target === undefined) return "not_found" as const;
         if (target.archivedAt !== null) return "archived" as const;
-        const previous = await walletPlan(tx, wallet, settings, now);
+        const previous = await walletPlanIn(tx, wallet, settings, now);
         await tx
           .insert(wallets)
           .values({ address: wallet, createdAt: now, lastActiveAt: now, planId, paidUntil: until })
@@ -200,7 +200,10 @@ export function createPlanStore({ db, settings, changes, cache }: PlanStoreOptio
           changes: { planId, previousPlanId: previous.row.id, paidUntil: until?.toISOString() ?? null },
         });
         await walletChanged(wallet);
-        return walletPlanView({ row: target, paidUntil: until }, settings);
+        return walletPlanView(
+          { row: toPlan(target, settings), paidUntil: until, suspended: previous.suspended },
+          settings,
+        );
       });
     },
   };

@@ -4,11 +4,11 @@ import type { Context } from "../context.js";
 import type { createKeyInput } from "../schemas/api-key.js";
 import type { OperatorActor } from "../schemas/operator.js";
 import { defaultLimitList } from "../schemas/rate-limits.js";
-import { requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
+import { refuseKeyWritesWhenSuspended, requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
 
 /**
  * Creates a key for `wallet` as `POST /api-keys` does, for the owner and for the operator issuing one
- * (`issuedBy`): `expiresAt` in the past is 400, permissions outside the wallet's plan 403 `PLAN_LIMIT`,
+ * (`issuedBy`): `expiresAt` in the past is 400, the wallet's own create while it is suspended 403, permissions outside the wallet's plan 403 `PLAN_LIMIT`,
  * a wallet at its plan's active-key cap 409.
  */
 export async function createKeyFor(
@@ -22,6 +22,8 @@ export async function createKeyFor(
     throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
   }
   const bounds = await walletBounds(ctx, wallet, now);
+  // The operator may issue a key to a suspended wallet; the wallet itself may not create one.
+  if (issuedBy === undefined) refuseKeyWritesWhenSuspended(bounds);
   const permissions = input.permissions ?? [];
   requirePermissionsInPlan(bounds, permissions);
   const created = await ctx.keys.create({

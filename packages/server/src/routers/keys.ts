@@ -26,9 +26,8 @@ import { introspectKey } from "./key-introspection.js";
 import { listKeysPage } from "./key-list-page.js";
 import { keyRateLimitUse } from "./key-rate-limit-use.js";
 import { keyVerifications } from "./key-verifications.js";
-import { requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
+import { refuseKeyWritesWhenSuspended, requirePermissionsInPlan, walletBounds } from "./plan-bounds.js";
 import { topUpProcedures } from "./top-up.js";
-import { KEY_WRITES_SUSPENDED, refuseWhenSuspended } from "./wallet-suspended.js";
 
 const NOT_FOUND = "No such key";
 
@@ -114,7 +113,6 @@ export const keysRouter = router({
           message: "A session can only create keys for its own wallet",
         });
       }
-      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       return createKeyFor(ctx, ctx.wallet, input);
     }),
 
@@ -167,8 +165,8 @@ export const keysRouter = router({
       if (patch.expiresAt != null && patch.expiresAt <= now) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "expiresAt must be in the future" });
       }
-      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const bounds = await walletBounds(ctx, ctx.wallet, now);
+      refuseKeyWritesWhenSuspended(bounds);
       // Only what the PATCH sets is judged: a key kept over a plan change down stays editable.
       if (patch.permissions !== undefined) requirePermissionsInPlan(bounds, patch.permissions);
       const updated = await ctx.keys.update({
@@ -230,12 +228,12 @@ export const keysRouter = router({
     .input(rollKeyInput)
     .output(rollKeyOutput)
     .mutation(async ({ ctx, input }) => {
-      await refuseWhenSuspended(ctx, ctx.wallet, KEY_WRITES_SUSPENDED);
       const now = new Date();
       const [bounds, current] = await Promise.all([
         walletBounds(ctx, ctx.wallet, now),
         ctx.keys.get({ id: input.id, wallet: ctx.wallet, now }),
       ]);
+      refuseKeyWritesWhenSuspended(bounds);
       // The new key inherits the old one's permissions: they must fit the plan now.
       if (current !== null) requirePermissionsInPlan(bounds, current.permissions);
       const rolled = await ctx.keys.roll({
