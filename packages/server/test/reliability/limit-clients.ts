@@ -1,6 +1,5 @@
-import { request } from "node:http";
 import type { TimedAdmission } from "./sliding-guarantee.js";
-import type { Target } from "./spend-clients.js";
+import { type Target, verifyOnce } from "./spend-clients.js";
 
 /** How one verification ended, as its client saw it. */
 export type LimitOutcome =
@@ -74,8 +73,10 @@ export async function verifyUntil(options: {
       const target = pickTarget(index);
       if (target === undefined) throw new Error("no server instance is up");
       const sentAt = performance.now();
-      const outcome = await verifyOnce(target, body, timeoutMs);
+      const exchange = await verifyOnce(target, body, timeoutMs, ["VALID", "RATE_LIMITED"] as const);
       const receivedAt = performance.now();
+      // No answer within the bound is as unknown as a broken connection.
+      const outcome = { ...exchange, kind: exchange.kind === "timeout" ? "cut" : exchange.kind };
       tally.counts[outcome.kind] += 1;
       if (outcome.kind === "VALID") tally.admitted.push({ sentAt, receivedAt });
       if (outcome.kind === "VALID" || outcome.kind === "RATE_LIMITED") {
@@ -89,64 +90,4 @@ export async function verifyUntil(options: {
     }
   };
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
-}
-
-/** One `POST /api-keys/verify` over the target's keep-alive agent, classified. */
-function verifyOnce(
-  target: Target,
-  body: string,
-  timeoutMs: number,
-): Promise<{ kind: LimitOutcome; detail: string }> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = (kind: LimitOutcome, detail = "") => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ kind, detail });
-    };
-    const req = request(
-      `${target.baseUrl}/api-keys/verify`,
-      {
-        method: "POST",
-        agent: target.agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          text += chunk;
-        });
-        res.on("error", () => settle("cut"));
-        res.on("aborted", () => settle("cut"));
-        res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          if (status >= 500) return settle("5xx");
-          const code = status === 200 ? codeOf(text) : undefined;
-          if (code === "VALID" || code === "RATE_LIMITED") return settle(code);
-          settle("other", `${status} ${text.slice(0, 200)}`);
-        });
-      },
-    );
-    const timer = setTimeout(() => {
-      settle("cut");
-      req.destroy();
-    }, timeoutMs);
-    req.on("error", (error: NodeJS.ErrnoException) =>
-      settle(error.code === "ECONNREFUSED" ? "refused" : "cut"),
-    );
-    req.end(body);
-  });
-}
-
-function codeOf(text: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const code: unknown =
-      typeof parsed === "object" && parsed !== null ? Reflect.get(parsed, "code") : undefined;
-    return typeof code === "string" ? code : undefined;
-  } catch {
-    return undefined;
-  }
 }

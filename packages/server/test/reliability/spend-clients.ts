@@ -79,7 +79,7 @@ export async function spendUntilRefused(options: SpendOptions): Promise<void> {
     while (!options.stop?.()) {
       const target = pickTarget(index);
       if (target === undefined) throw new Error("no server instance is up");
-      const outcome = await verifyOnce(target, body, timeoutMs);
+      const outcome = await verifyOnce(target, body, timeoutMs, ["VALID", "USAGE_EXCEEDED"] as const);
       tally.counts[outcome.kind] += 1;
       if (outcome.kind !== "cut" && outcome.kind !== "timeout" && outcome.kind !== "refused")
         tally.answered += 1;
@@ -93,15 +93,22 @@ export async function spendUntilRefused(options: SpendOptions): Promise<void> {
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
 }
 
-/** One `POST /api-keys/verify` over the target's keep-alive agent, classified. */
-function verifyOnce(
+/** How a verification over HTTP ended: one of the codes asked for, or how the exchange failed. */
+export type Exchange<Code extends string> = Code | "other" | "5xx" | "cut" | "timeout" | "refused";
+
+/**
+ * One `POST /api-keys/verify` over the target's keep-alive agent, classified: a 200 whose `code` is
+ * one of `codes` is that code; any other answer is `other` (a 5xx is `5xx`).
+ */
+export function verifyOnce<Code extends string>(
   target: Target,
   body: string,
   timeoutMs: number,
-): Promise<{ kind: Outcome; detail: string }> {
+  codes: readonly Code[],
+): Promise<{ kind: Exchange<Code>; detail: string }> {
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (kind: Outcome, detail = "") => {
+    const settle = (kind: Exchange<Code>, detail = "") => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -126,7 +133,8 @@ function verifyOnce(
           const status = res.statusCode ?? 0;
           if (status >= 500) return settle("5xx");
           const code = status === 200 ? codeOf(text) : undefined;
-          if (code === "VALID" || code === "USAGE_EXCEEDED") return settle(code);
+          const known = codes.find((one) => one === code);
+          if (known !== undefined) return settle(known);
           settle("other", `${status} ${text.slice(0, 200)}`);
         });
       },
